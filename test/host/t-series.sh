@@ -1,0 +1,265 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-series.sh - tests of tools/bin/series, the series.yaml validator.
+#
+# Each fixture in test/fixtures/series/ is named for what it tests. The
+# error fixtures say in their header which line is wrong; the tests check
+# the exit status, the summary line (which counts the errors, so a
+# spurious extra error fails too) and every expected FILE:LINE:COL: KEY
+# line. The valid fixtures are compared with golden files in which the
+# fixture directory is written @DIR@, so they hold wherever the
+# repository is checked out.
+#
+# Build the binary first (see tools/src/series.c); this file builds
+# nothing.
+
+# shellcheck source=test/lib.sh source-path=SCRIPTDIR/../..
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+export LC_ALL=C		# strerror() texts are matched below
+
+SERIES=$T_BIN/series
+FIX=$T_TOP/test/fixtures/series
+FIX_REAL=$(cd "$FIX" && pwd -P)
+OUT=$T_TMP/stdout
+ERR=$T_TMP/stderr
+RC=
+
+# run_in(): run the validator in directory $1 on the remaining arguments;
+# stdout to $OUT, stderr to $ERR, exit status in $RC.
+run_in()
+{
+	local dir=$1; shift
+	(cd "$dir" && "$SERIES" "$@") > "$OUT" 2> "$ERR"
+	RC=$?
+}
+
+# ere_quote(): print $1 with the ERE metacharacters escaped.
+ere_quote()
+{
+	printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'
+}
+
+# golden(): print the records of $OUT with directory $1 written @DIR@.
+golden()
+{
+	local out
+	out=$(< "$OUT")
+	printf '%s\n' "${out//"$1"/@DIR@}"
+}
+
+# fails(): run fixture $1.yaml (from the fixture directory, so messages
+# start with "$1.yaml:") and check exit 2 and the summary for $2 errors.
+fails()
+{
+	local name=$1; shift
+	local count=$1; shift
+	run_in "$FIX" "$name.yaml"
+	t_eq "$name: exit 2 and summary of $count error(s)" \
+		"2 $name.yaml: $count error(s); nothing was run. Fix series.yaml and rerun." \
+		"$RC $(tail -n 1 "$ERR")"
+}
+
+# has_error(): the last run reported at line $2, column $3, key $4 an
+# error matching the ERE $5 ($1 names the fixture).
+has_error()
+{
+	local name=$1; shift
+	local line=$1; shift
+	local col=$1; shift
+	local key=$1; shift
+	local msg=$1; shift
+	t_grep "$name: $line:$col $key" \
+		"^$(ere_quote "$name.yaml:$line:$col: error: $key: ")$msg" "$ERR"
+}
+
+if [[ ! -x "$SERIES" ]]; then
+	echo "t-series: $SERIES is not built (cc ... tools/src/series.c -lyaml)" >&2
+	exit 2
+fi
+
+t_plan 75
+
+# ---- valid series ----
+
+run_in "$FIX" valid.yaml
+t_eq "valid: exit 0" 0 "$RC"
+t_eq "valid: nothing on stderr" "" "$(< "$ERR")"
+t_eq "valid: records match valid.golden" "$(< "$FIX/valid.golden")" \
+	"$(golden "$FIX_REAL")"
+
+# The records as the shell glue reads them.
+claim='' reason=''
+while IFS=$'\t' read -r kind a b c; do
+	[[ $kind == test && $a == beta ]] && claim=$b
+	[[ $kind == accept && $b == UNKNOWN_COMMIT_ID ]] && reason="$a|$c"
+done < "$OUT"
+t_eq "valid: read -r splits a test record" "the second claim: quoted" "$claim"
+t_eq "valid: read -r splits an accept record" "2|folded over two lines" \
+	"$reason"
+
+run_in "$FIX" minimal.yaml
+t_eq "minimal: exit 0" 0 "$RC"
+t_eq "minimal: default timeout, no prep (minimal.golden)" \
+	"$(< "$FIX/minimal.golden")" "$(golden "$FIX_REAL")"
+
+# ---- paths resolve against the directory of series.yaml ----
+
+copy=$T_TMP/copy/sub
+mkdir -p "$copy"
+cp -R "$FIX/valid.yaml" "$FIX/cover-letter.txt" "$FIX/bisect.config" \
+	"$FIX/patches" "$copy/"
+copy_real=$(cd "$copy" && pwd -P)
+
+run_in / "$copy/valid.yaml"
+t_eq "copy run from /: paths resolve into the copy" \
+	"0 $(< "$FIX/valid.golden")" "$RC $(golden "$copy_real")"
+run_in "$T_TMP/copy" sub/valid.yaml
+t_eq "copy run as sub/valid.yaml: paths resolve into the copy" \
+	"0 $(< "$FIX/valid.golden")" "$RC $(golden "$copy_real")"
+
+# Absolute paths are taken as they are, whatever the YAML's directory.
+sed -e "s|^cover-letter: .*|cover-letter: \"$FIX/cover-letter.txt\"|" \
+	"$FIX/minimal.yaml" > "$copy/absolute.yaml"
+run_in / "$copy/absolute.yaml"
+t_grep "absolute cover-letter path kept" \
+	"^cover	$(ere_quote "$FIX_REAL/cover-letter.txt")\$" "$OUT"
+
+# An unreadable patch. Root reads everything, so as root the validator
+# runs as nobody (setpriv), or the test is skipped.
+cp "$FIX/minimal.yaml" "$copy/unreadable.yaml"
+chmod 000 "$copy/patches/0001-dummy-1.patch"
+as_user=()
+if [[ $EUID -eq 0 ]]; then
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	chmod 755 "$T_TMP"	# let nobody reach the copy
+	"${as_user[@]}" "$SERIES" --help > /dev/null 2>&1 || as_user=(false)
+fi
+if [[ ${as_user[0]-} == false ]]; then
+	t_skip "unreadable patch file is reported" \
+		"root, and cannot run the validator as nobody"
+else
+	(cd "$copy" && "${as_user[@]}" "$SERIES" unreadable.yaml) \
+		> "$OUT" 2> "$ERR"
+	t_grep "unreadable patch file is reported" \
+		"^unreadable\.yaml:16:11: error: patches\[0\]\.file: cannot read .*: Permission denied$" \
+		"$ERR"
+fi
+chmod 644 "$copy/patches/0001-dummy-1.patch"
+
+# ---- one fixture per error class ----
+
+fails unknown-key 1
+has_error unknown-key 17 5 "patches[0].checkpatch-acept" \
+	"unknown key 'checkpatch-acept' \(allowed: file, checkpatch-accept, expect\)$"
+
+fails wrong-type 1
+has_error wrong-type 6 7 base "expected a mapping, got a scalar$"
+
+fails not-an-integer 1
+has_error not-an-integer 3 10 version "expected an integer, got 'two'$"
+
+fails out-of-range 1
+has_error out-of-range 11 12 boot.timeout "3601 is out of range 1\.\.3600$"
+
+fails missing-key 1
+has_error missing-key 15 5 "patches[1].expect" "missing required key$"
+
+fails missing-file 1
+has_error missing-file 15 11 "patches[1].file" \
+	"file not found: patches/0002-no-such\.patch: No such file or directory$"
+t_eq "missing-file: nothing on stdout" "" "$(< "$OUT")"
+
+fails not-a-file 1
+has_error not-a-file 4 15 cover-letter "not a regular file: patches$"
+
+fails duplicate-patch-file 1
+has_error duplicate-patch-file 17 11 "patches[1].file" \
+	"duplicate patch: same file as patches\[0\]\.file \(line 15\)$"
+
+fails duplicate-patch-contents 1
+has_error duplicate-patch-contents 17 11 "patches[1].file" \
+	"duplicate patch: same contents as base\.prep\[0\] \(line 10\)$"
+
+fails empty-patch 1
+has_error empty-patch 13 11 "patches[0].file" "patch file .*/empty\.patch is empty$"
+
+fails duplicate-key 1
+has_error duplicate-key 4 1 version "duplicate key \(first at line 3\)$"
+
+fails duplicate-test-id 1
+has_error duplicate-test-id 13 9 "tests[1].id" \
+	"duplicate test id 'only' \(first declared at tests\[0\]\)$"
+
+fails empty-patches 1
+has_error empty-patches 12 10 patches "must not be empty"
+
+fails malformed 1
+has_error malformed 9 9 "(syntax)" \
+	"did not find expected ',' or '\]' \(while parsing a flow sequence at line 8, column 9\)$"
+
+fails multiple-documents 1
+has_error multiple-documents 16 1 "(document)" \
+	"a second YAML document: only one document is allowed$"
+
+fails tab-in-value 1
+has_error tab-in-value 12 23 "tests[0].claim" "'one\?claim' contains a tab or newline$"
+
+fails newline-in-value 1
+has_error newline-in-value 17 17 "patches[0].checkpatch-accept[0].reason" \
+	"'first line\?second line\?' contains a tab or newline$"
+
+fails anchor-alias 2
+has_error anchor-alias 9 11 base.expect \
+	"anchors and aliases are not supported \(anchor '&all-yes'\)$"
+has_error anchor-alias 16 13 "patches[1].expect" \
+	"anchors and aliases are not supported \(alias '\*all-yes'\)$"
+
+fails unknown-test 2
+has_error unknown-test 17 7 "patches[0].expect.gamma" \
+	"unknown test 'gamma' \(declared tests: alpha, beta\)$"
+has_error unknown-test 17 7 "patches[0].expect" "test 'beta' has no expectation$"
+
+fails bad-yes-no 1
+has_error bad-yes-no 9 18 base.expect.only \
+	"expected yes or no \(or true/false\), got 'maybe'$"
+
+fails bad-name 2
+has_error bad-name 3 7 name "'my series' must match \[A-Za-z0-9\._-\]\+$"
+has_error bad-name 8 12 base.package "'Linux_Source' must match \[a-z0-9\.\+-\]\+$"
+
+fails empty 1
+has_error empty 1 1 "(document)" "no YAML document"
+
+fails not-a-mapping 1
+has_error not-a-mapping 2 1 "(document)" "expected a mapping, got a sequence$"
+
+# ---- all errors are reported, in line order ----
+
+fails two-errors 2
+has_error two-errors 7 1 colour "unknown key 'colour' \(allowed: name, version, cover-letter, config, base, boot, tests, patches\)$"
+has_error two-errors 11 11 base.expect "expected a mapping, got a sequence$"
+t_eq "two-errors: reported in line order" "7 11" \
+	"$(sed -n 's/^two-errors\.yaml:\([0-9]*\):.*/\1/p' "$ERR" | xargs)"
+t_eq "two-errors: nothing on stdout" "" "$(< "$OUT")"
+
+# ---- command line ----
+
+t_rc "--help exits 0" 0 "$SERIES" --help
+t_grep "--help prints the usage" "^Usage: series FILE$" "$T_OUT"
+t_grep "--help documents the records" "^  expect +STEP +ID +yes\|no" "$T_OUT"
+t_rc "no argument: exit 2" 2 "$SERIES"
+t_grep "no argument: says why" "^series: error: expected exactly one FILE argument$" \
+	"$T_OUT"
+t_rc "two arguments: exit 2" 2 "$SERIES" "$FIX/valid.yaml" "$FIX/minimal.yaml"
+t_rc "unknown option: exit 2" 2 "$SERIES" --frobnicate
+run_in "$T_TMP" no-such.yaml
+t_eq "missing series file: exit 2, cannot open" \
+	"2 no-such.yaml: error: cannot open: No such file or directory" \
+	"$RC $(< "$ERR")"
+run_in "$T_TMP" copy
+t_eq "directory as series file: exit 2, cannot open" \
+	"2 copy: error: cannot open: Is a directory" "$RC $(< "$ERR")"
+
+t_done

@@ -1,0 +1,1379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * series.c - validate a bisect-check series.yaml and print it as
+ * normalised, tab-separated records.
+ *
+ * Usage: series FILE
+ *
+ * On success the records go to stdout (one per line, see print_series())
+ * and the exit code is 0.  Otherwise every problem found is printed to
+ * stderr as "FILE:LINE:COL: error: KEY: MESSAGE", followed by a summary
+ * line, nothing at all is printed on stdout, and the exit code is 2.
+ *
+ * The file is read with the libyaml event API into a small tree that
+ * keeps the position of every node, so that each error can point at
+ * the offending key or value.  Anchors, aliases, duplicate keys and
+ * multiple documents, which libyaml accepts, are rejected here.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#define EXIT_BAD	2
+#define KEY_LEN		256	/* longest dotted key path kept */
+#define SHOW_LEN	64	/* longest user text quoted in a message */
+#define MAX_DEPTH	64	/* deepest nesting of collections accepted */
+#define MAX_YAML	(4 << 20)	/* largest series.yaml accepted */
+#define DEFAULT_TIMEOUT	120
+
+#define NAME_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			"0123456789._-"
+#define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
+#define TEST_ID_SET	"abcdefghijklmnopqrstuvwxyz0123456789-"
+#define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+enum ntype { N_SCALAR, N_SEQ, N_MAP, N_ALIAS };
+
+/* One node of the document, with its 1-based position. */
+struct node {
+	enum ntype type;
+	int line;
+	int col;
+	char *val;		/* scalar text, or the anchor an alias names */
+	size_t len;
+	bool plain;		/* scalar written without quotes or | > */
+	bool dup;		/* key repeated in its mapping (reported) */
+	char *anchor;
+	struct node **kid;	/* items; or key, value, key, value... */
+	size_t nkid;
+};
+
+struct error {
+	int line;
+	int col;
+	size_t seq;
+	char *key;		/* dotted key path */
+	char *msg;
+};
+
+struct test {
+	const char *id;
+	const char *claim;
+};
+
+struct accept {
+	const char *type;
+	const char *reason;
+};
+
+struct patch {
+	char *file;
+	struct accept *acc;
+	size_t nacc;
+	char *expect;		/* per declared test: 'y', 'n' or 0 */
+};
+
+/* A prep or series patch, remembered to catch duplicates. */
+struct entry {
+	char *file;
+	char key[KEY_LEN];
+	int line;
+	off_t size;
+	unsigned long long hash;
+};
+
+struct series {
+	const char *dir;	/* directory of series.yaml, as given */
+	const char *name;
+	long version;
+	char *cover;
+	char *config;
+	const char *package;
+	long timeout;
+	struct test *tests;
+	size_t ntests;
+	bool tests_ok;		/* tests fully valid: check expect keys */
+	char *declared;		/* "a, b, c" for messages */
+	char **prep;
+	size_t nprep;
+	char *base_expect;
+	struct patch *patches;
+	size_t npatches;
+	struct entry *ents;
+	size_t nents;
+};
+
+static const char *prog = "series";
+static struct error *errors;
+static size_t nerrors;
+
+static const char * const top_keys[] = {
+	"name", "version", "cover-letter", "config", "base", "boot", "tests",
+	"patches", NULL
+};
+
+static const char * const base_keys[] = {
+	"package", "prep", "expect", NULL
+};
+
+static const char * const boot_keys[] = { "timeout", NULL };
+static const char * const test_keys[] = { "id", "claim", NULL };
+
+static const char * const patch_keys[] = {
+	"file", "checkpatch-accept", "expect", NULL
+};
+
+static const char * const accept_keys[] = { "type", "reason", NULL };
+
+static void out_of_memory(void)
+{
+	fprintf(stderr, "%s: error: out of memory\n", prog);
+	exit(EXIT_BAD);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *p = xrealloc(NULL, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+/* Grow an array of @size-byte elements so that it holds @n + 1 of them. */
+static void *grow(void *p, size_t n, size_t size)
+{
+	if (n >= SIZE_MAX / size - 1)
+		out_of_memory();
+	return xrealloc(p, (n + 1) * size);
+}
+
+/*
+ * Quote user text for a message: at most SHOW_LEN characters, control
+ * characters shown as '?'.  Four rotating buffers let one message quote
+ * up to four values.
+ */
+static const char *show(const char *s, size_t len)
+{
+	static char ring[4][SHOW_LEN + 4];
+	static int next;
+	char *p = ring[next];
+	size_t i, n = len < SHOW_LEN ? len : SHOW_LEN;
+
+	next = (next + 1) % 4;
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		p[i] = (c < 0x20 || c == 0x7f) ? '?' : c;
+	}
+	if (n < len) {
+		memcpy(p + n, "...", 3);
+		n += 3;
+	}
+	p[n] = '\0';
+	return p;
+}
+
+static const char *shown(const struct node *n)
+{
+	return show(n->val, n->len);
+}
+
+/* Record the error @msg at @line:@col for the dotted key path @key. */
+static void add_error(int line, int col, const char *key, const char *msg)
+{
+	struct error *e;
+
+	errors = grow(errors, nerrors, sizeof(*errors));
+	e = &errors[nerrors];
+	e->line = line;
+	e->col = col;
+	e->seq = nerrors;
+	if (!*key)
+		key = "(document)";
+	e->key = xstrndup(key, strlen(key));
+	e->msg = xstrndup(msg, strlen(msg));
+	nerrors++;
+}
+
+/*
+ * report_at(line, col, key, fmt, ...) and report(node, key, fmt, ...)
+ * format with snprintf(), so that the compiler checks every format.
+ */
+#define report_at(line, col, key, ...)					\
+	do {								\
+		char msg_[1024];					\
+									\
+		snprintf(msg_, sizeof(msg_), __VA_ARGS__);		\
+		add_error(line, col, key, msg_);			\
+	} while (0)
+
+#define report(n, key, ...)						\
+	do {								\
+		const struct node *n_ = (n);				\
+									\
+		report_at(n_->line, n_->col, key, __VA_ARGS__);		\
+	} while (0)
+
+static int cmp_error(const void *a, const void *b)
+{
+	const struct error *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+/* Key paths: "base" + "prep" -> "base.prep"; "patches" + 2 -> "patches[2]" */
+static void key_join(char *dst, const char *parent, const char *name,
+		     size_t len)
+{
+	const char *s = show(name, len);
+
+	if (*parent)
+		snprintf(dst, KEY_LEN, "%.*s.%s", KEY_LEN / 2, parent, s);
+	else
+		snprintf(dst, KEY_LEN, "%s", s);
+}
+
+static void key_index(char *dst, const char *parent, size_t i)
+{
+	snprintf(dst, KEY_LEN, "%.*s[%zu]", KEY_LEN - 24, parent, i);
+}
+
+/* ---- Reading the document into a tree of nodes ---- */
+
+struct loader {
+	yaml_parser_t parser;
+	const char *text;	/* the whole input, for positions */
+	size_t size;
+};
+
+static void free_node(struct node *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->nkid; i++)
+		free_node(n->kid[i]);
+	free(n->kid);
+	free(n->val);
+	free(n->anchor);
+	free(n);
+}
+
+/* Turn a byte offset of the input into a 1-based line and column. */
+static void offset_pos(const struct loader *ld, size_t off, int *line,
+		       int *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < off && i < ld->size; i++) {
+		if (ld->text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)ld->text[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+static void syntax_error(struct loader *ld)
+{
+	yaml_parser_t *p = &ld->parser;
+	int line = (int)p->problem_mark.line + 1;
+	int col = (int)p->problem_mark.column + 1;
+	const char *problem = p->problem ? p->problem : "unknown problem";
+
+	if (p->error == YAML_MEMORY_ERROR)
+		out_of_memory();
+	if (p->error == YAML_READER_ERROR) {
+		offset_pos(ld, p->problem_offset, &line, &col);
+		report_at(line, col, "(syntax)", "%s (byte 0x%02x)", problem,
+			  (unsigned int)p->problem_value & 0xff);
+		return;
+	}
+	if (p->problem_mark.index < ld->size &&
+	    ld->text[p->problem_mark.index] == '\t')
+		report_at(line, col, "(syntax)",
+			  "%s (a tab: YAML indents with spaces only)", problem);
+	else if (p->context)
+		report_at(line, col, "(syntax)", "%s (%s at line %zu, column %zu)",
+			  problem, p->context, p->context_mark.line + 1,
+			  p->context_mark.column + 1);
+	else
+		report_at(line, col, "(syntax)", "%s", problem);
+}
+
+static bool next_event(struct loader *ld, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&ld->parser, ev))
+		return true;
+	syntax_error(ld);
+	return false;
+}
+
+static struct node *new_node(enum ntype type, const yaml_mark_t *mark,
+			     const yaml_char_t *anchor)
+{
+	struct node *n = xcalloc(1, sizeof(*n));
+
+	n->type = type;
+	n->line = (int)mark->line + 1;
+	n->col = (int)mark->column + 1;
+	if (anchor)
+		n->anchor = xstrndup((const char *)anchor,
+				     strlen((const char *)anchor));
+	return n;
+}
+
+/*
+ * Build the node for the event @ev (consumed here) and, for a collection,
+ * for everything up to its end event.  Returns NULL on a syntax error.
+ */
+static struct node *load_node(struct loader *ld, yaml_event_t *ev, int depth)
+{
+	yaml_event_type_t end = YAML_NO_EVENT;
+	struct node *n = NULL;
+	yaml_event_t kid;
+
+	switch (ev->type) {
+	case YAML_SCALAR_EVENT:
+		n = new_node(N_SCALAR, &ev->start_mark,
+			     ev->data.scalar.anchor);
+		n->val = xstrndup((const char *)ev->data.scalar.value,
+				  ev->data.scalar.length);
+		n->len = ev->data.scalar.length;
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		break;
+	case YAML_ALIAS_EVENT:
+		n = new_node(N_ALIAS, &ev->start_mark, NULL);
+		n->val = xstrndup((const char *)ev->data.alias.anchor,
+				  strlen((const char *)ev->data.alias.anchor));
+		n->len = strlen(n->val);
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		n = new_node(N_SEQ, &ev->start_mark,
+			     ev->data.sequence_start.anchor);
+		end = YAML_SEQUENCE_END_EVENT;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		n = new_node(N_MAP, &ev->start_mark,
+			     ev->data.mapping_start.anchor);
+		end = YAML_MAPPING_END_EVENT;
+		break;
+	default:
+		/* The parser guarantees a node here. */
+		report_at((int)ev->start_mark.line + 1,
+			  (int)ev->start_mark.column + 1, "(syntax)",
+			  "unexpected YAML event %d", ev->type);
+		yaml_event_delete(ev);
+		return NULL;
+	}
+	yaml_event_delete(ev);
+	if (end == YAML_NO_EVENT)
+		return n;
+
+	if (depth >= MAX_DEPTH) {
+		report(n, "(syntax)", "nesting deeper than %d levels", MAX_DEPTH);
+		free_node(n);
+		return NULL;
+	}
+	for (;;) {
+		struct node *k;
+
+		if (!next_event(ld, &kid))
+			break;
+		if (kid.type == end) {
+			yaml_event_delete(&kid);
+			return n;
+		}
+		k = load_node(ld, &kid, depth + 1);
+		if (!k)
+			break;
+		n->kid = grow(n->kid, n->nkid, sizeof(*n->kid));
+		n->kid[n->nkid++] = k;
+	}
+	free_node(n);
+	return NULL;
+}
+
+/*
+ * Parse the whole stream: exactly one document is expected.  Returns its
+ * root, or NULL when nothing can be validated (errors are recorded).
+ */
+static struct node *load(struct loader *ld)
+{
+	struct node *root;
+	yaml_event_t ev;
+
+	if (!next_event(ld, &ev))
+		return NULL;
+	yaml_event_delete(&ev);		/* stream start */
+	if (!next_event(ld, &ev))
+		return NULL;
+	if (ev.type == YAML_STREAM_END_EVENT) {
+		yaml_event_delete(&ev);
+		report_at(1, 1, "", "no YAML document (the file is empty)");
+		return NULL;
+	}
+	yaml_event_delete(&ev);		/* document start */
+	if (!next_event(ld, &ev))
+		return NULL;
+	root = load_node(ld, &ev, 0);
+	if (!root)
+		return NULL;
+	if (!next_event(ld, &ev))
+		return root;
+	yaml_event_delete(&ev);		/* document end */
+	if (!next_event(ld, &ev))
+		return root;
+	if (ev.type == YAML_DOCUMENT_START_EVENT)
+		report_at((int)ev.start_mark.line + 1,
+			  (int)ev.start_mark.column + 1, "",
+			  "a second YAML document: only one document is allowed");
+	yaml_event_delete(&ev);
+	return root;
+}
+
+/* ---- Checks that do not depend on the schema ---- */
+
+static bool scalar_is(const struct node *n, const char *s)
+{
+	return n->type == N_SCALAR && n->len == strlen(s) &&
+	       !memcmp(n->val, s, n->len);
+}
+
+static bool same_scalar(const struct node *a, const struct node *b)
+{
+	return a->type == N_SCALAR && b->type == N_SCALAR &&
+	       a->len == b->len && !memcmp(a->val, b->val, a->len);
+}
+
+/*
+ * Walk the whole tree: reject anchors, aliases, non-scalar keys and
+ * duplicate keys (marking them so the schema checks skip them).
+ */
+static void check_tree(struct node *n, const char *key)
+{
+	char sub[KEY_LEN];
+	size_t i, j;
+
+	if (n->anchor)
+		report(n, key, "anchors and aliases are not supported (anchor '&%s')",
+		       show(n->anchor, strlen(n->anchor)));
+	if (n->type == N_ALIAS)
+		report(n, key, "anchors and aliases are not supported (alias '*%s')",
+		       shown(n));
+	if (n->type == N_SEQ) {
+		for (i = 0; i < n->nkid; i++) {
+			key_index(sub, key, i);
+			check_tree(n->kid[i], sub);
+		}
+	}
+	if (n->type != N_MAP)
+		return;
+	for (i = 0; i + 1 < n->nkid; i += 2) {
+		struct node *k = n->kid[i];
+
+		if (k->type != N_SCALAR) {
+			if (k->type != N_ALIAS)
+				report(k, key, "keys must be plain strings, not a %s",
+				       k->type == N_SEQ ? "sequence" : "mapping");
+			check_tree(k, key);
+			continue;
+		}
+		key_join(sub, key, k->val, k->len);
+		if (k->anchor)
+			report(k, sub, "anchors and aliases are not supported (anchor '&%s')",
+			       show(k->anchor, strlen(k->anchor)));
+		for (j = 0; j < i; j += 2) {
+			if (same_scalar(n->kid[j], k) && !n->kid[j]->dup) {
+				report(k, sub, "duplicate key (first at line %d)",
+				       n->kid[j]->line);
+				k->dup = true;
+				break;
+			}
+		}
+		check_tree(n->kid[i + 1], sub);
+	}
+}
+
+/* ---- Schema helpers ---- */
+
+static bool is_null(const struct node *n)
+{
+	return n->type == N_SCALAR && n->plain &&
+	       (n->len == 0 || scalar_is(n, "~") || scalar_is(n, "null") ||
+		scalar_is(n, "Null") || scalar_is(n, "NULL"));
+}
+
+static const char *kind(const struct node *n)
+{
+	if (n->type == N_SEQ)
+		return "a sequence";
+	if (n->type == N_MAP)
+		return "a mapping";
+	if (is_null(n))
+		return "an empty value";
+	return "a scalar";
+}
+
+/* Check that @n has type @t; aliases were reported by check_tree(). */
+static bool want(const struct node *n, enum ntype t, const char *key)
+{
+	static const char * const names[] = {
+		[N_SCALAR] = "a scalar",
+		[N_SEQ] = "a sequence",
+		[N_MAP] = "a mapping",
+		[N_ALIAS] = "an alias",
+	};
+
+	if (n->type == N_ALIAS)
+		return false;
+	if (n->type == t && !(t != N_SCALAR && is_null(n)))
+		return true;
+	if (t == N_SEQ && is_null(n))
+		report(n, key,
+		       "expected a sequence, got an empty value (write [] for none)");
+	else
+		report(n, key, "expected %s, got %s", names[t], kind(n));
+	return false;
+}
+
+/* Report keys of @map that are not in @allowed. */
+static void check_keys(const struct node *map, const char *key,
+		       const char * const *allowed)
+{
+	char sub[KEY_LEN], list[KEY_LEN] = "";
+	size_t i, j, len = 0;
+
+	for (j = 0; allowed[j]; j++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%s",
+				j ? ", " : "", allowed[j]);
+	for (i = 0; i + 1 < map->nkid; i += 2) {
+		const struct node *k = map->kid[i];
+
+		if (k->type != N_SCALAR || k->dup)
+			continue;
+		for (j = 0; allowed[j]; j++)
+			if (scalar_is(k, allowed[j]))
+				break;
+		if (allowed[j])
+			continue;
+		key_join(sub, key, k->val, k->len);
+		report(k, sub, "unknown key '%s' (allowed: %s)", shown(k), list);
+	}
+}
+
+/* The value for @name in @map (first occurrence), or NULL. */
+static struct node *lookup(const struct node *map, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < map->nkid; i += 2)
+		if (scalar_is(map->kid[i], name))
+			return map->kid[i + 1];
+	return NULL;
+}
+
+/* Like lookup(), but report a missing key. */
+static struct node *need(const struct node *map, const char *key,
+			 const char *name, char *sub)
+{
+	struct node *v = lookup(map, name);
+
+	key_join(sub, key, name, strlen(name));
+	if (!v)
+		report(map, sub, "missing required key");
+	return v;
+}
+
+/*
+ * A string value that will be printed in a record: not empty, no tab,
+ * newline or other control character, and (when @set is given) only
+ * characters from @set, described to the user as @re.
+ */
+static const char *get_text(const struct node *n, const char *key,
+			    const char *set, const char *re)
+{
+	size_t i;
+
+	if (!want(n, N_SCALAR, key))
+		return NULL;
+	if (is_null(n) || strspn(n->val, " ") == n->len) {
+		report(n, key, "must not be empty");
+		return NULL;
+	}
+	if (memchr(n->val, '\t', n->len) || memchr(n->val, '\n', n->len) ||
+	    memchr(n->val, '\r', n->len)) {
+		report(n, key, "'%s' contains a tab or newline", shown(n));
+		return NULL;
+	}
+	for (i = 0; i < n->len; i++) {
+		unsigned char c = n->val[i];
+
+		if (c < 0x20 || c == 0x7f) {
+			report(n, key, "'%s' contains a control character",
+			       shown(n));
+			return NULL;
+		}
+	}
+	if (set && strspn(n->val, set) != n->len) {
+		report(n, key, "'%s' must match %s", shown(n), re);
+		return NULL;
+	}
+	return n->val;
+}
+
+/* A decimal integer in @min..@max. */
+static bool get_int(const struct node *n, const char *key, long min,
+		    long max, long *out)
+{
+	const char *s;
+	size_t digits;
+	long v = 0;
+	bool neg;
+
+	if (!want(n, N_SCALAR, key))
+		return false;
+	s = n->val;
+	neg = *s == '-';
+	s += neg;
+	digits = strspn(s, "0123456789");
+	if (!digits || digits != strlen(s) || n->len != strlen(n->val) ||
+	    (s[0] == '0' && digits > 1)) {
+		if (is_null(n))
+			report(n, key, "expected an integer, got an empty value");
+		else
+			report(n, key, "expected an integer, got '%s'", shown(n));
+		return false;
+	}
+	if (digits > 9) {
+		v = neg ? LONG_MIN : LONG_MAX;
+	} else {
+		for (; *s; s++)
+			v = v * 10 + (*s - '0');
+		if (neg)
+			v = -v;
+	}
+	if (v < min || v > max) {
+		if (max == INT_MAX && v < min)
+			report(n, key, "%s is out of range: must be >= %ld",
+			       shown(n), min);
+		else
+			report(n, key, "%s is out of range %ld..%ld",
+			       shown(n), min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* yes/no (or true/false): 'y' or 'n', 0 when invalid. */
+static char get_yesno(const struct node *n, const char *key)
+{
+	if (!want(n, N_SCALAR, key))
+		return 0;
+	if (scalar_is(n, "yes") || scalar_is(n, "true"))
+		return 'y';
+	if (scalar_is(n, "no") || scalar_is(n, "false"))
+		return 'n';
+	if (is_null(n))
+		report(n, key, "expected yes or no, got an empty value");
+	else
+		report(n, key, "expected yes or no (or true/false), got '%s'",
+		       shown(n));
+	return 0;
+}
+
+/*
+ * A path to a regular, readable file, relative to the directory of
+ * series.yaml unless absolute.  Returns its realpath(), or NULL.
+ */
+static char *get_file(const struct series *s, const struct node *n,
+		      const char *key)
+{
+	const char *rel = get_text(n, key, NULL, NULL);
+	char *path, *real = NULL;
+	struct stat st;
+	int fd;
+
+	if (!rel)
+		return NULL;
+	if (rel[0] == '/' || !strcmp(s->dir, "."))
+		path = xstrndup(rel, strlen(rel));
+	else if (asprintf(&path, "%s/%s", s->dir, rel) < 0)
+		out_of_memory();
+
+	real = realpath(path, NULL);
+	if (!real) {
+		report(n, key, "%s: %s: %s",
+		       errno == ENOENT ? "file not found" : "cannot access",
+		       path, strerror(errno));
+		goto out;
+	}
+	/* stat() first: opening a FIFO would block. */
+	if (stat(real, &st) || !S_ISREG(st.st_mode)) {
+		report(n, key, "not a regular file: %s", path);
+		goto bad;
+	}
+	fd = open(real, O_RDONLY);
+	if (fd < 0) {
+		report(n, key, "cannot read %s: %s", path, strerror(errno));
+		goto bad;
+	}
+	close(fd);
+	if (strpbrk(real, "\t\n\r")) {
+		report(n, key, "resolved path '%s' contains a tab or newline",
+		       show(real, strlen(real)));
+		goto bad;
+	}
+	goto out;
+bad:
+	free(real);
+	real = NULL;
+out:
+	free(path);
+	return real;
+}
+
+/* ---- Duplicate patches ---- */
+
+/* Size and FNV-1a hash of a file's contents; 0 or a negative errno. */
+static int hash_file(const char *file, off_t *size,
+		     unsigned long long *hash)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	char chunk[65536];
+	off_t total = 0;
+	ssize_t got, i;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	while ((got = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			got = -errno;
+			close(fd);
+			return (int)got;
+		}
+		for (i = 0; i < got; i++) {
+			h ^= (unsigned char)chunk[i];
+			h *= 0x100000001b3ULL;
+		}
+		total += got;
+	}
+	close(fd);
+	*size = total;
+	*hash = h;
+	return 0;
+}
+
+/* Read up to @n bytes, retrying short reads; -1 on error. */
+static ssize_t read_full(int fd, char *p, size_t n)
+{
+	size_t done = 0;
+	ssize_t got;
+
+	while (done < n) {
+		got = read(fd, p + done, n - done);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (!got)
+			break;
+		done += got;
+	}
+	return done;
+}
+
+static bool same_contents(const char *a, const char *b)
+{
+	static char x[65536], y[65536];
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	bool same = fa >= 0 && fb >= 0;
+	ssize_t na, nb;
+
+	while (same) {
+		na = read_full(fa, x, sizeof(x));
+		nb = read_full(fb, y, sizeof(y));
+		if (na < 0 || na != nb || memcmp(x, y, na))
+			same = false;
+		else if (!na)
+			break;
+	}
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+/*
+ * Remember a prep or series patch and report it when it is the same
+ * file as, or has the same contents as, an earlier one.
+ */
+static void add_entry(struct series *s, const struct node *n,
+		      const char *key, char *file)
+{
+	struct entry *e;
+	size_t i;
+	int err;
+
+	s->ents = grow(s->ents, s->nents, sizeof(*s->ents));
+	e = &s->ents[s->nents];
+	memset(e, 0, sizeof(*e));
+	err = hash_file(file, &e->size, &e->hash);
+	if (err) {
+		report(n, key, "cannot read %s: %s", file, strerror(-err));
+		return;
+	}
+	if (!e->size) {
+		report(n, key, "patch file %s is empty", file);
+		return;
+	}
+	for (i = 0; i < s->nents; i++) {
+		const struct entry *o = &s->ents[i];
+
+		if (!strcmp(o->file, file)) {
+			report(n, key, "duplicate patch: same file as %s (line %d)",
+			       o->key, o->line);
+			return;
+		}
+		if (o->size == e->size && o->hash == e->hash &&
+		    same_contents(o->file, file)) {
+			report(n, key, "duplicate patch: same contents as %s (line %d)",
+			       o->key, o->line);
+			return;
+		}
+	}
+	e->file = file;
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->line = n->line;
+	s->nents++;
+}
+
+/* ---- The schema ---- */
+
+static void check_tests(struct series *s, const struct node *seq,
+			const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i, j, list_len;
+	bool ok = true;
+	FILE *list;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	if (!seq->nkid) {
+		report(seq, key, "must not be empty: declare at least one test");
+		return;
+	}
+	list = open_memstream(&s->declared, &list_len);
+	if (!list)
+		out_of_memory();
+	s->tests = xcalloc(seq->nkid, sizeof(*s->tests));
+	for (i = 0; i < seq->nkid; i++) {
+		struct test *t = &s->tests[s->ntests];
+
+		n = seq->kid[i];
+		key_index(item, key, i);
+		ok = want(n, N_MAP, item) && ok;
+		if (n->type != N_MAP)
+			continue;
+		check_keys(n, item, test_keys);
+		v = need(n, item, "id", sub);
+		if (v)
+			t->id = get_text(v, sub, TEST_ID_SET, "[a-z0-9-]+");
+		v = need(n, item, "claim", sub);
+		if (v)
+			t->claim = get_text(v, sub, NULL, NULL);
+		if (!t->id) {
+			ok = false;
+			continue;
+		}
+		for (j = 0; j < s->ntests; j++)
+			if (!strcmp(s->tests[j].id, t->id))
+				break;
+		if (j < s->ntests) {
+			v = lookup(n, "id");
+			key_join(sub, item, "id", 2);
+			report(v, sub, "duplicate test id '%s' (first declared at %s[%zu])",
+			       t->id, key, j);
+			ok = false;
+			continue;
+		}
+		fprintf(list, "%s%s", s->ntests ? ", " : "", t->id);
+		s->ntests++;
+	}
+	if (fclose(list))
+		out_of_memory();
+	s->tests_ok = ok;
+}
+
+/* An expect mapping: yes/no for exactly the declared tests. */
+static char *check_expect(struct series *s, const struct node *map,
+			  const char *key)
+{
+	char *vals = xcalloc(s->ntests + 1, 1);
+	char sub[KEY_LEN];
+	size_t i, t;
+
+	if (!want(map, N_MAP, key))
+		return vals;
+	for (i = 0; i + 1 < map->nkid; i += 2) {
+		const struct node *k = map->kid[i];
+		char v;
+
+		if (k->type != N_SCALAR || k->dup)
+			continue;
+		key_join(sub, key, k->val, k->len);
+		for (t = 0; t < s->ntests; t++)
+			if (scalar_is(k, s->tests[t].id))
+				break;
+		if (s->tests_ok && t == s->ntests)
+			report(k, sub, "unknown test '%s' (declared tests: %s)",
+			       shown(k), s->declared);
+		v = get_yesno(map->kid[i + 1], sub);
+		if (t < s->ntests)
+			vals[t] = v;
+	}
+	if (!s->tests_ok)
+		return vals;
+	for (t = 0; t < s->ntests; t++) {
+		const struct node *k = NULL;
+
+		for (i = 0; i + 1 < map->nkid; i += 2) {
+			if (scalar_is(map->kid[i], s->tests[t].id)) {
+				k = map->kid[i];
+				break;
+			}
+		}
+		if (!k)
+			report(map, key, "test '%s' has no expectation",
+			       s->tests[t].id);
+	}
+	return vals;
+}
+
+static void check_base(struct series *s, const struct node *map)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *v;
+	size_t i;
+
+	if (!want(map, N_MAP, "base"))
+		return;
+	check_keys(map, "base", base_keys);
+	v = need(map, "base", "package", sub);
+	if (v)
+		s->package = get_text(v, sub, PACKAGE_SET, "[a-z0-9.+-]+");
+	v = need(map, "base", "prep", sub);
+	if (v && want(v, N_SEQ, sub)) {
+		s->prep = xcalloc(v->nkid, sizeof(*s->prep));
+		for (i = 0; i < v->nkid; i++) {
+			char *file;
+
+			key_index(item, sub, i);
+			file = get_file(s, v->kid[i], item);
+			if (!file)
+				continue;
+			s->prep[s->nprep++] = file;
+			add_entry(s, v->kid[i], item, file);
+		}
+	}
+	v = need(map, "base", "expect", sub);
+	if (v)
+		s->base_expect = check_expect(s, v, sub);
+}
+
+static void check_boot(struct series *s, const struct node *map)
+{
+	const struct node *v;
+
+	if (!want(map, N_MAP, "boot"))
+		return;
+	check_keys(map, "boot", boot_keys);
+	v = lookup(map, "timeout");
+	if (v)
+		get_int(v, "boot.timeout", 1, 3600, &s->timeout);
+}
+
+static void check_accepts(struct patch *p, const struct node *seq,
+			  const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	p->acc = xcalloc(seq->nkid, sizeof(*p->acc));
+	for (i = 0; i < seq->nkid; i++) {
+		struct accept *a = &p->acc[p->nacc];
+
+		n = seq->kid[i];
+		key_index(item, key, i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, accept_keys);
+		v = need(n, item, "type", sub);
+		if (v)
+			a->type = get_text(v, sub, TYPE_SET, "[A-Z0-9_]+");
+		v = need(n, item, "reason", sub);
+		if (v)
+			a->reason = get_text(v, sub, NULL, NULL);
+		if (a->type && a->reason)
+			p->nacc++;
+	}
+}
+
+static void check_patches(struct series *s, const struct node *seq)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i;
+
+	if (!want(seq, N_SEQ, "patches"))
+		return;
+	if (!seq->nkid) {
+		report(seq, "patches", "must not be empty: list at least one patch");
+		return;
+	}
+	s->patches = xcalloc(seq->nkid, sizeof(*s->patches));
+	s->npatches = seq->nkid;
+	for (i = 0; i < seq->nkid; i++) {
+		struct patch *p = &s->patches[i];
+
+		n = seq->kid[i];
+		key_index(item, "patches", i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, patch_keys);
+		v = need(n, item, "file", sub);
+		if (v) {
+			p->file = get_file(s, v, sub);
+			if (p->file)
+				add_entry(s, v, sub, p->file);
+		}
+		v = lookup(n, "checkpatch-accept");
+		if (v) {
+			key_join(sub, item, "checkpatch-accept", 17);
+			check_accepts(p, v, sub);
+		}
+		v = need(n, item, "expect", sub);
+		if (v)
+			p->expect = check_expect(s, v, sub);
+	}
+}
+
+static void check_series(struct series *s, const struct node *root)
+{
+	const struct node *v, *tests;
+	char sub[KEY_LEN];
+
+	if (!want(root, N_MAP, ""))
+		return;
+	check_keys(root, "", top_keys);
+
+	v = need(root, "", "name", sub);
+	if (v) {
+		s->name = get_text(v, sub, NAME_SET, "[A-Za-z0-9._-]+");
+		if (s->name && (!strcmp(s->name, ".") ||
+				!strcmp(s->name, "..") || s->name[0] == '-')) {
+			report(v, sub, "'%s' is not usable as a name", s->name);
+			s->name = NULL;
+		}
+	}
+	v = need(root, "", "version", sub);
+	if (v)
+		get_int(v, sub, 1, INT_MAX, &s->version);
+	v = need(root, "", "cover-letter", sub);
+	if (v)
+		s->cover = get_file(s, v, sub);
+	v = need(root, "", "config", sub);
+	if (v)
+		s->config = get_file(s, v, sub);
+
+	/* Tests first: the expect mappings are checked against them. */
+	tests = lookup(root, "tests");
+	key_join(sub, "", "tests", 5);
+	if (tests)
+		check_tests(s, tests, sub);
+	v = need(root, "", "base", sub);
+	if (v)
+		check_base(s, v);
+	v = lookup(root, "boot");
+	if (v)
+		check_boot(s, v);
+	if (!tests)
+		report(root, "tests", "missing required key");
+	v = need(root, "", "patches", sub);
+	if (v)
+		check_patches(s, v);
+}
+
+/* ---- Output ---- */
+
+static void print_expect(FILE *f, const struct series *s, size_t step,
+			 const char *vals)
+{
+	size_t t;
+
+	for (t = 0; t < s->ntests; t++)
+		fprintf(f, "expect\t%zu\t%s\t%s\n", step, s->tests[t].id,
+			vals[t] == 'y' ? "yes" : "no");
+}
+
+/* The records, in the order documented in the usage text. */
+static void print_series(FILE *f, const struct series *s)
+{
+	size_t i, j;
+
+	fprintf(f, "name\t%s\n", s->name);
+	fprintf(f, "version\t%ld\n", s->version);
+	fprintf(f, "cover\t%s\n", s->cover);
+	fprintf(f, "config\t%s\n", s->config);
+	fprintf(f, "package\t%s\n", s->package);
+	fprintf(f, "timeout\t%ld\n", s->timeout);
+	for (i = 0; i < s->ntests; i++)
+		fprintf(f, "test\t%s\t%s\n", s->tests[i].id,
+			s->tests[i].claim);
+	for (i = 0; i < s->nprep; i++)
+		fprintf(f, "prep\t%s\n", s->prep[i]);
+	for (i = 0; i < s->npatches; i++) {
+		const struct patch *p = &s->patches[i];
+
+		fprintf(f, "patch\t%zu\t%s\n", i + 1, p->file);
+		for (j = 0; j < p->nacc; j++)
+			fprintf(f, "accept\t%zu\t%s\t%s\n", i + 1,
+				p->acc[j].type, p->acc[j].reason);
+	}
+	print_expect(f, s, 0, s->base_expect);
+	for (i = 0; i < s->npatches; i++)
+		print_expect(f, s, i + 1, s->patches[i].expect);
+}
+
+static void free_series(struct series *s)
+{
+	size_t i;
+
+	free(s->cover);
+	free(s->config);
+	free(s->tests);
+	free(s->declared);
+	for (i = 0; i < s->nprep; i++)
+		free(s->prep[i]);
+	free(s->prep);
+	free(s->base_expect);
+	for (i = 0; i < s->npatches; i++) {
+		free(s->patches[i].file);
+		free(s->patches[i].acc);
+		free(s->patches[i].expect);
+	}
+	free(s->patches);
+	free(s->ents);
+}
+
+/* ---- Main ---- */
+
+static void usage(FILE *f, bool full)
+{
+	fprintf(f, "Usage: %s FILE\n       %s --help\n", prog, prog);
+	if (!full)
+		return;
+	fprintf(f,
+		"\n"
+		"Validate a bisect-check series.yaml.  When it is valid, print its\n"
+		"normalised records on stdout, one per line, fields separated by tabs:\n"
+		"\n"
+		"  name     NAME\n"
+		"  version  N\n"
+		"  cover    /abs/cover-letter\n"
+		"  config   /abs/kconfig-fragment\n"
+		"  package  DEBIAN-PACKAGE\n"
+		"  timeout  SECONDS                 (default %d)\n"
+		"  test     ID  CLAIM               (each declared test, in order)\n"
+		"  prep     /abs/patch              (each base.prep patch, in order)\n"
+		"  patch    N  /abs/patch           (patches numbered from 1)\n"
+		"  accept   N  TYPE  REASON         (after the patch N line)\n"
+		"  expect   STEP  ID  yes|no        (step 0 = base, then each patch)\n"
+		"\n"
+		"Relative paths are resolved against the directory of FILE.\n"
+		"Otherwise every error is printed on stderr as\n"
+		"FILE:LINE:COL: error: KEY: MESSAGE, nothing is printed on stdout,\n"
+		"and the exit code is 2.  Usage errors also exit with 2.\n",
+		DEFAULT_TIMEOUT);
+}
+
+/* Read all of @file; 0 or a negative errno value. */
+static int read_file(const char *file, char **text, size_t *size)
+{
+	struct stat st;
+	ssize_t got;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		got = -errno;
+		close(fd);
+		return (int)got;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	*text = xrealloc(NULL, MAX_YAML + 1);
+	got = read_full(fd, *text, MAX_YAML + 1);
+	if (got < 0) {
+		got = -errno;
+		close(fd);
+		free(*text);
+		return (int)got;
+	}
+	close(fd);
+	if (got > MAX_YAML) {
+		free(*text);
+		return -EFBIG;
+	}
+	*size = got;
+	return 0;
+}
+
+static char *dir_of(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+
+	if (!slash)
+		return xstrndup(".", 1);
+	if (slash == file)
+		return xstrndup("/", 1);
+	return xstrndup(file, slash - file);
+}
+
+int main(int argc, char **argv)
+{
+	struct series s = { .timeout = DEFAULT_TIMEOUT };
+	char *out = NULL;
+	size_t out_len = 0;
+	FILE *f;
+	struct loader ld = { .size = 0 };
+	struct node *root = NULL;
+	const char *file;
+	char *text = NULL, *dir;
+	size_t i, size = 0;
+	int err, argi = 1;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "-h"))) {
+		usage(stdout, true);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--"))
+		argi++;
+	if (argc - argi != 1 || (argi == 1 && argv[1][0] == '-' &&
+				 argv[1][1])) {
+		fprintf(stderr, "%s: error: expected exactly one FILE argument\n",
+			prog);
+		usage(stderr, false);
+		return EXIT_BAD;
+	}
+	file = argv[argi];
+
+	err = read_file(file, &text, &size);
+	if (err) {
+		fprintf(stderr, "%s: error: cannot open: %s\n", file,
+			strerror(-err));
+		return EXIT_BAD;
+	}
+
+	dir = dir_of(file);
+	s.dir = dir;
+	ld.text = text;
+	ld.size = size;
+	if (!yaml_parser_initialize(&ld.parser))
+		out_of_memory();
+	yaml_parser_set_input_string(&ld.parser, (const unsigned char *)text,
+				     size);
+	root = load(&ld);
+	yaml_parser_delete(&ld.parser);
+
+	if (root) {
+		check_tree(root, "");
+		check_series(&s, root);
+	}
+
+	if (nerrors) {
+		qsort(errors, nerrors, sizeof(*errors), cmp_error);
+		for (i = 0; i < nerrors; i++) {
+			fprintf(stderr, "%s:%d:%d: error: %s: %s\n", file,
+				errors[i].line, errors[i].col, errors[i].key,
+				errors[i].msg);
+			free(errors[i].key);
+			free(errors[i].msg);
+		}
+		fprintf(stderr, "%s: %zu error(s); nothing was run. Fix series.yaml and rerun.\n",
+			file, nerrors);
+		err = EXIT_BAD;
+	} else {
+		/* Buffered, so that a failure cannot leave partial output. */
+		f = open_memstream(&out, &out_len);
+		if (!f)
+			out_of_memory();
+		print_series(f, &s);
+		if (fclose(f))
+			out_of_memory();
+		if (fwrite(out, 1, out_len, stdout) != out_len ||
+		    fflush(stdout)) {
+			fprintf(stderr, "%s: error: writing output: %s\n", prog,
+				strerror(errno));
+			err = EXIT_BAD;
+		}
+	}
+
+	free(errors);
+	free(out);
+	free_series(&s);
+	free_node(root);
+	free(text);
+	free(dir);
+	return err;
+}
