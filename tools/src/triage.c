@@ -1,0 +1,744 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * triage - judge one guest boot of bisect-check.
+ *
+ * Usage:
+ *	triage --console FILE --results FILE --expect FILE
+ *	       [--timed-out SECONDS] [--qemu-exit N]
+ *
+ * --console	raw serial console (ttyS0) of the guest; \r, NULs, ANSI
+ *		escapes and a partial last line are tolerated.
+ * --results	KTAP written by the in-guest runner to its own serial port
+ *		(may be empty or truncated). "ok N id" means the claim holds
+ *		(yes), "not ok N id" that it does not (no), a "# ERROR" or
+ *		"# SKIP" directive that the test could not run (error).
+ *		Lines "# <id>: text" are diagnostics of test <id>; the runner
+ *		ends with "# runner: done". A partial last line is ignored.
+ * --expect	lines "id<TAB>yes|no"; blank lines and "#" comments are
+ *		ignored.
+ * --timed-out	the host killed QEMU after SECONDS; its presence alone
+ *		means "timed out".
+ * --qemu-exit	QEMU's exit status; validated, informational only.
+ *
+ * Output (stdout, tab separated):
+ *	boot	ok|FAIL	ok|panic|timeout|oops|warning|no result
+ *	boot-detail	<console line>		(0..20 lines)
+ *	tests	ok|FAIL|skip	<summary>
+ *	test	<id>	<yes|no|->	<yes|no|error|missing>	ok|FAIL	<diags>
+ *
+ * The expected column of a test that was reported but not declared is
+ * "-" and its diagnostics start with "not declared"; an ERROR or SKIP
+ * reason comes first in the diagnostics. No test lines follow "tests
+ * skip", which is printed when the boot failed and no result came back.
+ *
+ * Boot verdict, first match wins: timed out; "Kernel panic - not
+ * syncing"; a bad line (below); no "# runner: done" in the results;
+ * otherwise ok. Bad lines contain "Oops", "BUG:", "kernel BUG at",
+ * "KASAN", "general protection" (reason oops), "WARNING:" at the start
+ * of the message (reason warning, unless an oops-class line is present
+ * too) or "Call Trace" (the class of the splat it belongs to). Two
+ * exceptions keep a clean boot clean: "WARNING:" in the middle of a
+ * message, as in the pr_err() "RETBleed: WARNING: ..." of the CPU bug
+ * mitigations, is not a WARN() splat; and a "Call Trace" outside any
+ * splat whose first frame is dump_stack*() is an explicit dump_stack(),
+ * as in the hw_breakpoint sample handler.
+ *
+ * Exit status: 0 boot and tests ok, 1 either failed, 2 usage or I/O
+ * error.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRIAGE_OK	0
+#define TRIAGE_FAIL	1
+#define TRIAGE_ERROR	2
+
+#define EXCERPT_MAX	20	/* boot-detail lines at most */
+#define TAIL_LINES	15	/* console tail for timeout, no result */
+#define PANIC_BEFORE	15	/* lines before a panic without a splat */
+#define BAD_AFTER	4	/* lines quoted after each bad line */
+#define QUOTE_MAX	300	/* bytes of one quoted field */
+
+enum bad {
+	BAD_NONE,
+	BAD_WARN,
+	BAD_OOPS,
+};
+
+enum actual {
+	ACT_MISSING,
+	ACT_YES,
+	ACT_NO,
+	ACT_ERROR,
+};
+
+static const char * const actual_name[] = {
+	[ACT_MISSING]	= "missing",
+	[ACT_YES]	= "yes",
+	[ACT_NO]	= "no",
+	[ACT_ERROR]	= "error",
+};
+
+/* A text file split into cleaned, NUL-terminated lines. */
+struct lines {
+	char *buf;
+	char **v;
+	size_t nr;
+	int partial;		/* the last line had no newline */
+};
+
+struct result {
+	char *id;
+	enum actual actual;
+	char *why;		/* ERROR or SKIP reason, or NULL */
+	int declared;
+};
+
+struct diag {
+	char *id;
+	char *text;
+};
+
+struct expect {
+	char *id;
+	enum actual want;
+};
+
+struct strbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+static const char *prog = "triage";
+
+static void bad_usage(void)
+{
+	fprintf(stderr,
+		"usage: %s --console FILE --results FILE --expect FILE\n"
+		"       [--timed-out SECONDS] [--qemu-exit N]\n", prog);
+	exit(TRIAGE_ERROR);
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(TRIAGE_ERROR);
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void sb_add(struct strbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+/* Print s, cut at max bytes on a UTF-8 boundary with "..." appended. */
+static void put_quoted(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max) {
+		fputs(s, stdout);
+		return;
+	}
+	n = max - 3;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	fwrite(s, 1, n, stdout);
+	fputs("...", stdout);
+}
+
+static void push_line(struct lines *l, char *s, size_t *cap)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && s[n - 1] == ' ')
+		s[--n] = '\0';
+	if (l->nr == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		l->v = xrealloc(l->v, *cap * sizeof(*l->v));
+	}
+	l->v[l->nr++] = s;
+}
+
+/*
+ * Split raw bytes into lines in place, dropping \r, NULs, other control
+ * characters and ANSI escape sequences; a tab becomes a space.
+ */
+static void split_clean(struct lines *l, char *raw, size_t len)
+{
+	size_t r, w = 0, start = 0, cap = 0;
+	unsigned char c;
+
+	for (r = 0; r < len; r++) {
+		c = raw[r];
+		if (c == '\n') {
+			raw[w++] = '\0';
+			push_line(l, raw + start, &cap);
+			start = w;
+			continue;
+		}
+		if (c == 0x1b) {
+			if (r + 1 < len && raw[r + 1] == '[') {
+				for (r += 2; r < len; r++) {
+					c = raw[r];
+					if (c == '\n') {
+						r--;
+						break;
+					}
+					if (c >= 0x40 && c <= 0x7e)
+						break;
+				}
+			} else if (r + 1 < len && raw[r + 1] != '\n') {
+				r++;
+				if ((raw[r] == '(' || raw[r] == ')') &&
+				    r + 1 < len && raw[r + 1] != '\n')
+					r++;
+			}
+			continue;
+		}
+		if (c == '\t')
+			c = ' ';
+		else if (c < 0x20 || c == 0x7f)
+			continue;
+		raw[w++] = c;
+	}
+	if (w > start) {
+		raw[w] = '\0';
+		push_line(l, raw + start, &cap);
+		l->partial = 1;
+	}
+}
+
+static void read_lines(struct lines *l, const char *what, const char *path)
+{
+	size_t len = 0, cap = 0, n;
+	char *buf = NULL;
+	FILE *f;
+
+	f = fopen(path, "rb");
+	if (!f)
+		die("cannot open %s file %s: %s", what, path, strerror(errno));
+	for (;;) {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f))
+		die("cannot read %s file %s: %s", what, path, strerror(errno));
+	fclose(f);
+	buf[len] = '\0';
+	memset(l, 0, sizeof(*l));
+	l->buf = buf;
+	split_clean(l, buf, len);
+}
+
+/* Skip the "[    1.234567] " time stamp and "[    T1] " caller id. */
+static const char *msg_start(const char *s)
+{
+	const char *p = s, *e;
+
+	while (*p == '[') {
+		e = p + 1 + strspn(p + 1, " 0123456789.TC");
+		if (*e != ']')
+			break;
+		p = e + 1;
+		while (*p == ' ')
+			p++;
+	}
+	return p;
+}
+
+static int is_warn_header(const char *s)
+{
+	return !strncmp(msg_start(s), "WARNING:", 8);
+}
+
+static int is_oops_header(const char *s)
+{
+	return strstr(s, "Oops") || strstr(s, "BUG:") ||
+	       strstr(s, "kernel BUG at") || strstr(s, "KASAN") ||
+	       strstr(s, "general protection");
+}
+
+/* Is the trace starting at line i an explicit dump_stack()? */
+static int is_dump_stack(const struct lines *l, size_t i)
+{
+	size_t j;
+	const char *m;
+
+	for (j = i + 1; j < l->nr && j <= i + 4; j++) {
+		m = msg_start(l->v[j]);
+		if (*m == '<')		/* <TASK>, <IRQ>, <NMI>, <#DB> */
+			continue;
+		return !strncmp(m, "dump_stack", 10);
+	}
+	return 0;
+}
+
+/* Mark each console line with the class of splat it is a bad line of. */
+static enum bad classify(const struct lines *l, enum bad *bad)
+{
+	enum bad open = BAD_NONE, worst = BAD_NONE;
+	const char *s;
+	size_t i;
+
+	for (i = 0; i < l->nr; i++) {
+		s = l->v[i];
+		bad[i] = BAD_NONE;
+		if (is_warn_header(s)) {
+			bad[i] = BAD_WARN;
+			open = BAD_WARN;
+		} else if (is_oops_header(s)) {
+			bad[i] = BAD_OOPS;
+			open = BAD_OOPS;
+		} else if (strstr(s, "Call Trace")) {
+			if (open != BAD_NONE)
+				bad[i] = open;
+			else if (!is_dump_stack(l, i))
+				bad[i] = BAD_OOPS;
+		} else if (strstr(s, "---[ end trace")) {
+			open = BAD_NONE;
+		}
+		if (bad[i] > worst)
+			worst = bad[i];
+	}
+	return worst;
+}
+
+struct excerpt {
+	size_t v[EXCERPT_MAX];
+	size_t nr;
+};
+
+static void ex_add(struct excerpt *ex, const struct lines *l, size_t i,
+		   size_t max)
+{
+	if (ex->nr < max && l->v[i][0] != '\0')
+		ex->v[ex->nr++] = i;
+}
+
+/* Last TAIL_LINES non-empty lines. */
+static void ex_tail(struct excerpt *ex, const struct lines *l)
+{
+	size_t i = l->nr, from = l->nr, seen = 0;
+
+	while (i > 0 && seen < TAIL_LINES) {
+		i--;
+		if (l->v[i][0] != '\0') {
+			seen++;
+			from = i;
+		}
+	}
+	for (i = from; i < l->nr; i++)
+		ex_add(ex, l, i, EXCERPT_MAX);
+}
+
+/* Bad lines in [from, to) each with BAD_AFTER lines after it. */
+static void ex_windows(struct excerpt *ex, const struct lines *l,
+		       const enum bad *bad, size_t from, size_t to,
+		       size_t max)
+{
+	size_t i, j, next = from;
+
+	for (i = from; i < to && ex->nr < max; i++) {
+		if (bad[i] == BAD_NONE)
+			continue;
+		for (j = i > next ? i : next; j <= i + BAD_AFTER && j < to; j++)
+			ex_add(ex, l, j, max);
+		next = j;
+	}
+}
+
+static void ex_panic(struct excerpt *ex, const struct lines *l,
+		     const enum bad *bad, size_t p)
+{
+	size_t i, first = p;
+
+	for (i = 0; i < p; i++) {
+		if (bad[i] != BAD_NONE) {
+			first = i;
+			break;
+		}
+	}
+	if (first == p)
+		first = p > PANIC_BEFORE ? p - PANIC_BEFORE : 0;
+	if (p - first + 1 <= EXCERPT_MAX) {
+		for (i = first; i <= p; i++)
+			ex_add(ex, l, i, EXCERPT_MAX);
+		return;
+	}
+	/* Too long: the splat's windows, then the panic line itself. */
+	ex_windows(ex, l, bad, first, p, EXCERPT_MAX - 1);
+	ex_add(ex, l, p, EXCERPT_MAX);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ')
+		s++;
+	e = s + strlen(s);
+	while (e > s && e[-1] == ' ')
+		*--e = '\0';
+	return s;
+}
+
+static void read_expect(const char *path, struct expect **pe, size_t *pn)
+{
+	struct expect *e = NULL;
+	struct lines l;
+	size_t i, j, n = 0;
+	char *s, *tab, *val;
+
+	read_lines(&l, "expect", path);
+	/* split_clean() turned tabs into spaces; split on the last one. */
+	for (i = 0; i < l.nr; i++) {
+		s = trim(l.v[i]);
+		if (*s == '\0' || *s == '#')
+			continue;
+		tab = strrchr(s, ' ');
+		if (!tab)
+			die("%s:%zu: expected \"id<TAB>yes|no\"", path, i + 1);
+		*tab = '\0';
+		val = tab + 1;
+		s = trim(s);
+		if (*s == '\0' || strchr(s, ' '))
+			die("%s:%zu: bad test id", path, i + 1);
+		for (j = 0; j < n; j++)
+			if (!strcmp(e[j].id, s))
+				die("%s:%zu: duplicate test id %s", path, i + 1, s);
+		e = xrealloc(e, (n + 1) * sizeof(*e));
+		e[n].id = s;
+		if (!strcmp(val, "yes"))
+			e[n].want = ACT_YES;
+		else if (!strcmp(val, "no"))
+			e[n].want = ACT_NO;
+		else
+			die("%s:%zu: expected yes or no, got \"%s\"", path, i + 1, val);
+		n++;
+	}
+	*pe = e;
+	*pn = n;
+}
+
+struct results {
+	struct result *r;
+	size_t nr;
+	struct diag *d;
+	size_t nr_diag;
+	int done;
+};
+
+static struct result *find_result(struct results *res, const char *id)
+{
+	size_t i;
+
+	for (i = res->nr; i > 0; i--)
+		if (!strcmp(res->r[i - 1].id, id))
+			return &res->r[i - 1];
+	return NULL;
+}
+
+/* "ok N id [# directive]" or "not ok N id [# directive]" */
+static void parse_result(struct results *res, char *s, enum actual act)
+{
+	struct result *r;
+	char *hash, *id;
+
+	s += strspn(s, "0123456789");
+	if (*s != ' ')
+		return;
+	hash = strstr(s, " #");
+	if (hash) {
+		*hash = '\0';
+		hash = trim(hash + 2);
+	}
+	id = trim(s);
+	if (*id == '\0')
+		return;
+	id[strcspn(id, " ")] = '\0';
+	res->r = xrealloc(res->r, (res->nr + 1) * sizeof(*res->r));
+	r = &res->r[res->nr++];
+	r->id = id;
+	r->actual = act;
+	r->why = NULL;
+	r->declared = 0;
+	if (hash && (!strncmp(hash, "ERROR", 5) || !strncmp(hash, "SKIP", 4))) {
+		r->actual = ACT_ERROR;
+		r->why = hash;
+	}
+}
+
+static void read_results(const char *path, struct results *res)
+{
+	struct lines l;
+	size_t i, n;
+	char *s, *colon;
+
+	read_lines(&l, "results", path);
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < l.nr; i++) {
+		s = l.v[i];
+		if (!strncmp(s, "# ", 2)) {
+			if (!strcmp(trim(s + 2), "runner: done")) {
+				res->done = 1;
+				continue;
+			}
+			s += 2;
+			n = strcspn(s, ": ");
+			colon = s + n;
+			if (n == 0 || strncmp(colon, ": ", 2))
+				continue;
+			*colon = '\0';
+			res->d = xrealloc(res->d,
+					  (res->nr_diag + 1) * sizeof(*res->d));
+			res->d[res->nr_diag].id = s;
+			res->d[res->nr_diag].text = trim(colon + 2);
+			res->nr_diag++;
+			continue;
+		}
+		/* A partial last line is a result cut off mid-way. */
+		if (l.partial && i == l.nr - 1)
+			break;
+		if (!strncmp(s, "ok ", 3))
+			parse_result(res, s + 3, ACT_YES);
+		else if (!strncmp(s, "not ok ", 7))
+			parse_result(res, s + 7, ACT_NO);
+	}
+}
+
+static void diags_of(struct strbuf *b, const struct results *res,
+		     const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr_diag; i++) {
+		if (strcmp(res->d[i].id, id))
+			continue;
+		if (b->len)
+			sb_add(b, " | ");
+		sb_add(b, res->d[i].text);
+	}
+}
+
+static void put_test(const char *id, const char *want, enum actual act,
+		     int ok, const char *why, const char *pre,
+		     const struct results *res)
+{
+	struct strbuf b = { NULL, 0, 0 };
+
+	sb_add(&b, "");
+	if (pre)
+		sb_add(&b, pre);
+	if (why) {
+		if (b.len)
+			sb_add(&b, " | ");
+		sb_add(&b, why);
+	}
+	diags_of(&b, res, id);
+	printf("test\t%s\t%s\t%s\t%s\t", id, want, actual_name[act],
+	       ok ? "ok" : "FAIL");
+	put_quoted(b.s, QUOTE_MAX);
+	putchar('\n');
+	free(b.s);
+}
+
+static long parse_num(const char *opt, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < 0)
+		die("%s: expected a non-negative number, got \"%s\"", opt, s);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "console",	required_argument, NULL, 'c' },
+		{ "results",	required_argument, NULL, 'r' },
+		{ "expect",	required_argument, NULL, 'e' },
+		{ "timed-out",	required_argument, NULL, 't' },
+		{ "qemu-exit",	required_argument, NULL, 'q' },
+		{ "help",	no_argument,	   NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *console = NULL, *results = NULL, *expect = NULL;
+	const char *reason, *tstatus;
+	int timed_out = 0, boot_ok, tests_ok, opt;
+	size_t i, p, nr_exp, reported = 0, differ = 0, undeclared = 0;
+	struct excerpt ex = { .nr = 0 };
+	struct results res;
+	struct expect *exp;
+	struct result *r;
+	struct lines con;
+	enum bad *bad, worst;
+	char summary[128];
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			console = optarg;
+			break;
+		case 'r':
+			results = optarg;
+			break;
+		case 'e':
+			expect = optarg;
+			break;
+		case 't':
+			parse_num("--timed-out", optarg);
+			timed_out = 1;
+			break;
+		case 'q':
+			parse_num("--qemu-exit", optarg);
+			break;
+		default:
+			bad_usage();
+		}
+	}
+	if (optind != argc || !console || !results || !expect)
+		bad_usage();
+
+	read_lines(&con, "console", console);
+	read_results(results, &res);
+	read_expect(expect, &exp, &nr_exp);
+
+	bad = xrealloc(NULL, (con.nr + 1) * sizeof(*bad));
+	worst = classify(&con, bad);
+	for (p = 0; p < con.nr; p++)
+		if (strstr(con.v[p], "Kernel panic - not syncing"))
+			break;
+
+	boot_ok = 0;
+	if (timed_out) {
+		reason = "timeout";
+		ex_tail(&ex, &con);
+	} else if (p < con.nr) {
+		reason = "panic";
+		ex_panic(&ex, &con, bad, p);
+	} else if (worst != BAD_NONE) {
+		reason = worst == BAD_OOPS ? "oops" : "warning";
+		ex_windows(&ex, &con, bad, 0, con.nr, EXCERPT_MAX);
+	} else if (!res.done) {
+		reason = "no result";
+		ex_tail(&ex, &con);
+	} else {
+		reason = "ok";
+		boot_ok = 1;
+	}
+
+	for (i = 0; i < nr_exp; i++) {
+		r = find_result(&res, exp[i].id);
+		if (r) {
+			reported++;
+			if (r->actual != exp[i].want)
+				differ++;
+		} else {
+			differ++;
+		}
+	}
+	for (i = 0; i < res.nr; i++) {
+		size_t j;
+
+		for (j = 0; j < nr_exp; j++)
+			if (!strcmp(res.r[i].id, exp[j].id))
+				break;
+		res.r[i].declared = j < nr_exp;
+		/* Count each undeclared id once, at its last report. */
+		if (!res.r[i].declared && find_result(&res, res.r[i].id) == &res.r[i])
+			undeclared++;
+	}
+
+	tests_ok = 0;
+	if (res.nr == 0 && !boot_ok) {
+		tstatus = "skip";
+		snprintf(summary, sizeof(summary), "no results (%s)", reason);
+	} else {
+		size_t n = 0;
+
+		if (!res.done) {
+			size_t wrong = differ - (nr_exp - reported);
+
+			n += snprintf(summary, sizeof(summary),
+				      "incomplete: %zu of %zu reported",
+				      reported, nr_exp);
+			if (wrong)
+				n += snprintf(summary + n, sizeof(summary) - n,
+					      ", %zu %s", wrong,
+					      wrong == 1 ? "differs" : "differ");
+		} else if (differ) {
+			n += snprintf(summary, sizeof(summary),
+				      "%zu of %zu differ", differ, nr_exp);
+		} else {
+			n += snprintf(summary, sizeof(summary),
+				      "%zu/%zu as declared", nr_exp, nr_exp);
+		}
+		if (undeclared)
+			snprintf(summary + n, sizeof(summary) - n,
+				 ", %zu not declared", undeclared);
+		tests_ok = res.done && !differ && !undeclared;
+		tstatus = tests_ok ? "ok" : "FAIL";
+	}
+
+	printf("boot\t%s\t%s\n", boot_ok ? "ok" : "FAIL", reason);
+	for (i = 0; i < ex.nr; i++) {
+		fputs("boot-detail\t", stdout);
+		put_quoted(con.v[ex.v[i]], QUOTE_MAX);
+		putchar('\n');
+	}
+	printf("tests\t%s\t%s\n", tstatus, summary);
+	for (i = 0; i < nr_exp && strcmp(tstatus, "skip"); i++) {
+		r = find_result(&res, exp[i].id);
+		put_test(exp[i].id, actual_name[exp[i].want],
+			 r ? r->actual : ACT_MISSING,
+			 r && r->actual == exp[i].want, r ? r->why : NULL,
+			 NULL, &res);
+	}
+	for (i = 0; i < res.nr; i++) {
+		r = &res.r[i];
+		if (r->declared || find_result(&res, r->id) != r)
+			continue;
+		put_test(r->id, "-", r->actual, 0, r->why, "not declared",
+			 &res);
+	}
+
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write stdout: %s", strerror(errno));
+	return boot_ok && tests_ok ? TRIAGE_OK : TRIAGE_FAIL;
+}
