@@ -23,8 +23,9 @@
  *
  * KTAP: the meta lines become "# key: value" header comments, each step
  * a subtest named "<label> <sha:12> [PREP] <subject>" ("[PREP]" only for
- * step 0, unless its subject already starts with it) with one result per stage. A step is "not ok" when one of its
- * cells failed, "ok ... # SKIP" when all of them were skipped, otherwise
+ * step 0, unless its subject already starts with it) with one result per
+ * stage. A step is "not ok" when one of its cells failed, "ok ... # SKIP"
+ * when all of them were skipped, otherwise
  * "ok". The result line of a cell is, by status:
  *
  *	ok		ok N stage # <time> <summary>

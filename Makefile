@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Makefile - thin targets over tools/: build the host tools, run the series
+# pipeline, the tests, the linters, and sending. `make help` lists them.
+
+SERIES  ?= $(CURDIR)/series.yaml
+WORKDIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/bisect-check
+JOBS    ?= $(shell nproc)
+V       ?= 0
+KEEP    ?= 0
+FORCE   ?= 0
+export SERIES WORKDIR JOBS V KEEP FORCE
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -Wall -Wextra -Werror
+BIN     := tools/bin
+HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report
+GUEST_PROGS := $(BIN)/guest-runner
+
+.PHONY: help tools deps bisect-check check test-host test-e2e lint send \
+	range-diff bench clean distclean
+
+help: ## list the targets and variables
+	@echo 'Targets:'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed 's/:.*## /\t/' | awk -F'\t' '{ printf "  %-14s %s\n", $$1, $$2 }'
+	@echo 'Variables:'
+	@echo '  SERIES=file    series to run (default: series.yaml)'
+	@echo '  WORKDIR=dir    kernel repo, build dirs, caches, runs (default: $(WORKDIR))'
+	@echo '  JOBS=n         parallel build jobs (default: nproc)'
+	@echo '  V=1            show the tools'"'"' own output'
+	@echo '  KEEP=1         keep the throwaway worktree and say where'
+	@echo '  FORCE=1        ignore the result cache'
+	@echo '  SEND=1|reflect make send: really send (default: write messages only)'
+
+deps-tools:
+	$(Q)tools/deps.sh tools
+
+tools: deps-tools $(HOST_PROGS) $(GUEST_PROGS) ## build the host tools and the guest runner
+
+$(BIN)/series: tools/src/series.c
+	$(Q)mkdir -p $(BIN)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< -lyaml
+
+$(BIN)/%: tools/src/%.c
+	$(Q)mkdir -p $(BIN)
+	$(Q)$(CC) $(CFLAGS) -o $@ $<
+
+$(BIN)/guest-runner: test/guest/runner.c
+	$(Q)mkdir -p $(BIN)
+	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
+
+deps: ## install every Debian package the targets need
+	$(Q)tools/deps.sh tools bisect lint send
+
+bisect-check: tools ## replay the series: apply, checkpatch, build, boot, test; print the matrix
+	$(Q)tools/deps.sh bisect
+	$(Q)tools/bisect-check "$(SERIES)"
+
+check: tools ## run the tests: host-side fixtures, lint, end-to-end runs of v1 and v2
+	$(Q)tools/deps.sh bisect lint send
+	$(Q)test/run.sh
+
+test-host: tools ## only the host-side tests on fixtures (fast)
+	$(Q)tools/deps.sh lint
+	$(Q)test/run.sh host
+
+lint: ## shellcheck -x and checkpatch --no-tree -f on our C
+	$(Q)tools/deps.sh lint
+	$(Q)tools/lint.sh
+
+send: tools ## write the series' messages with b4 (SEND=1 sends, SEND=reflect to you)
+	$(Q)tools/deps.sh bisect send
+	$(Q)tools/send.sh
+
+range-diff: tools ## git range-diff of v1 against v2 on the same base
+	$(Q)tools/deps.sh bisect
+	$(Q)tools/range-diff.sh
+
+bench: tools ## measure cold/warm runs against a cold build and a naive loop
+	$(Q)tools/deps.sh bisect
+	$(Q)tools/bench.sh
+
+clean: ## remove this repository's build products
+	$(Q)rm -rf $(BIN)
+
+distclean: clean ## also remove WORKDIR (kernel repo, build dirs, caches, runs)
+	@echo "removing $(WORKDIR): kernel repo, build dirs, ccache, result cache, runs"
+	$(Q)rm -rf "$(WORKDIR)"

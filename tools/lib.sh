@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - helpers shared by the bisect-check shell glue: messages, exit
+# codes, a defer stack for cleanup, timing and logged command execution.
+#
+# Exit codes follow the report contract: 0 all passed, 1 a check failed,
+# 2 usage or setup error.
+
+# shellcheck disable=SC2034  # some names are used by the sourcing scripts
+readonly EXIT_OK=0
+readonly EXIT_FAIL=1
+readonly EXIT_SETUP=2
+
+# Directory of this repository (tools/..).
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+PROG=${PROG:-$(basename "$0")}
+
+# msg(): print an informational line to stderr.
+msg()
+{
+	printf '%s: %s\n' "$PROG" "$*" >&2
+}
+
+# warn(): print a warning line to stderr.
+warn()
+{
+	printf '%s: warning: %s\n' "$PROG" "$*" >&2
+}
+
+# die(): print an error and exit with the setup status (or $DIE_RC).
+die()
+{
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit "${DIE_RC:-$EXIT_SETUP}"
+}
+
+# skip(): print why something is skipped (KTAP style) to stderr.
+skip()
+{
+	printf '# SKIP %s\n' "$*" >&2
+}
+
+# verbose(): true when V=1 asked for the tools' own output.
+verbose()
+{
+	[[ "${V:-0}" == 1 ]]
+}
+
+# ---------------------------------------------------------------------------
+# Defer stack: cleanup is registered when a resource is made and runs in
+# reverse order on exit, on error and on SIGINT/SIGTERM.
+
+DEFER_CMDS=()
+
+# defer(): push a command (as separate words) onto the cleanup stack.
+defer()
+{
+	local cmd
+	printf -v cmd '%q ' "$@"
+	DEFER_CMDS+=("$cmd")
+}
+
+# defer_pop_all(): run and clear every deferred command, newest first.
+defer_pop_all()
+{
+	local i
+	for ((i = ${#DEFER_CMDS[@]} - 1; i >= 0; i--)); do
+		eval "${DEFER_CMDS[i]}" || true
+	done
+	DEFER_CMDS=()
+}
+
+# on_signal(): run cleanup and exit 130/143 like a shell would.
+on_signal()
+{
+	local sig=$1; shift
+	trap - EXIT INT TERM
+	msg "interrupted by SIG$sig, cleaning up"
+	defer_pop_all
+	if [[ "$sig" == INT ]]; then
+		exit 130
+	fi
+	exit 143
+}
+
+# defer_init(): install the traps that run the defer stack.
+defer_init()
+{
+	trap 'rc=$?; trap - EXIT INT TERM; defer_pop_all; exit $rc' EXIT
+	trap 'on_signal INT' INT
+	trap 'on_signal TERM' TERM
+}
+
+# ---------------------------------------------------------------------------
+# Timing and logged execution.
+
+# now_ms(): milliseconds since the epoch.
+now_ms()
+{
+	local t
+	t=$(date +%s%N)
+	echo $((t / 1000000))
+}
+
+# fmt_ms(): format a millisecond count as seconds with one decimal.
+fmt_ms()
+{
+	local ms=$1; shift
+	printf '%d.%ds' $((ms / 1000)) $(((ms % 1000) / 100))
+}
+
+# run_logged(): run a command with its output appended to a log file that
+# starts with the exact command; with V=1 the output is also shown.
+run_logged()
+{
+	local log=$1; shift
+	local rc
+
+	{
+		printf '$'
+		printf ' %q' "$@"
+		printf '\n'
+	} >> "$log"
+	if verbose; then
+		"$@" 2>&1 | tee -a "$log" >&2
+		rc=${PIPESTATUS[0]}
+	else
+		"$@" >> "$log" 2>&1
+		rc=$?
+	fi
+	return "$rc"
+}

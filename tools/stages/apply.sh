@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# apply.sh - stage 2: make the throwaway worktree and apply the preparation
+# and the series with `git am`, keeping each patch's authorship.
+#
+# Stage functions report through CELL_* variables the caller reads.
+# shellcheck disable=SC2034
+#
+# Sourced by tools/bisect-check; expects lib.sh.
+
+# Committer identity: fixed, with the committer date taken from the author
+# date, so the same patches on the same base always give the same ids.
+readonly APPLY_COMMITTER_NAME="bisect-check"
+readonly APPLY_COMMITTER_EMAIL="bisect-check@localhost"
+
+# A fixed old mtime for every file of a fresh worktree; files that differ
+# from what the build dir last saw are touched again before building.
+readonly WT_EPOCH=946684800
+
+# git_k(): git on the throwaway worktree, never the user's config hooks.
+git_k()
+{
+	git -C "$WT" -c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"
+}
+
+# worktree_remove(): remove the throwaway worktree (registered with defer).
+worktree_remove()
+{
+	if [[ "${KEEP:-0}" == 1 && -d "$WT" ]]; then
+		msg "KEEP=1: the worktree stays at $WT"
+		return 0
+	fi
+	git --git-dir="$KREPO" worktree remove --force "$WT" >/dev/null 2>&1
+	rm -rf "$WT"
+	git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
+}
+
+# ensure_worktree(): make the worktree on first use (cached runs may need
+# none at all).
+ensure_worktree()
+{
+	[[ -n "${WT_READY:-}" ]] && return 0
+	progress "worktree: $WT"
+	stage_worktree "$BASE_COMMIT" "$RUNDIR/logs/worktree.log" ||
+		die "cannot create the worktree (see $RUNDIR/logs/worktree.log)"
+	WT_READY=1
+}
+
+# stage_worktree(): make a fresh worktree at $WT on commit $1.
+stage_worktree()
+{
+	local base=$1; shift
+	local log=$1; shift
+
+	# We hold the WORKDIR lock: anything at $WT is debris of a killed run.
+	if [[ -e "$WT" ]]; then
+		echo "removing stale worktree $WT" >> "$log"
+		worktree_remove
+	fi
+	defer worktree_remove
+	run_logged "$log" git --git-dir="$KREPO" worktree add -f --detach "$WT" "$base" ||
+		return "$EXIT_SETUP"
+	# Same old mtime everywhere: the build dir decides what is new.
+	(cd "$WT" && git ls-files -z | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
+		return "$EXIT_SETUP"
+	return 0
+}
+
+# apply_one(): `git am` one patch file onto HEAD of the worktree; on
+# failure write what failed to the detail file and leave nothing applied.
+apply_one()
+{
+	local patch=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+
+	if run_logged "$log" env \
+		GIT_COMMITTER_NAME="$APPLY_COMMITTER_NAME" \
+		GIT_COMMITTER_EMAIL="$APPLY_COMMITTER_EMAIL" \
+		GIT_EDITOR=true \
+		git -C "$WT" -c core.hooksPath=/dev/null am --quiet \
+		--keep-non-patch --committer-date-is-author-date "$patch"; then
+		return 0
+	fi
+	{
+		echo "expected: $patch applies with git am on $(git_k rev-parse --short=12 HEAD)"
+		echo "actual: git am failed:"
+		grep -E '^(error|Patch failed|fatal|warning):' "$log" | tail -n 5 | sed 's/^/  /'
+		echo "failing hunk (git apply --check -v):"
+		git_k am --show-current-patch=diff 2>/dev/null |
+			git -C "$WT" apply --check -v 2>&1 |
+			grep -v '^Checking patch' | head -n 25 | sed 's/^/  /'
+		echo "next: rebase the patch onto the base (the tree is $WT_DESC) and rerun"
+	} > "$detail"
+	git_k am --abort >> "$log" 2>&1
+	git_k reset -q --hard >> "$log" 2>&1
+	return "$EXIT_FAIL"
+}

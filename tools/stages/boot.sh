@@ -1,0 +1,246 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# boot.sh - stages 5 and 6: build a dracut initramfs holding the step's
+# modules and the in-guest test runner, boot it in QEMU, and judge the
+# console and the runner's results (tools/bin/triage).
+#
+# The runner is PID 1 (rdinit=), writes KTAP to the second serial port
+# and powers the guest off through isa-debug-exit. A wall-clock timeout
+# ends a hung guest; panic=-1 ends a panicking one at once.
+#
+# Stage functions report through CELL_* variables the caller reads.
+# shellcheck disable=SC2034
+#
+# Sourced by tools/bisect-check; expects lib.sh and cache.sh.
+
+# loglevel=5: warnings and worse reach the console (a WARN must fail the
+# step), KERN_INFO noise does not; the runner reads the full log itself.
+readonly BOOT_CMDLINE="console=ttyS0 loglevel=5 panic=-1 rdinit=/bisect/runner"
+readonly KVM_PROBE_TIMEOUT=10
+
+# qemu_kill(): stop a guest and its timeout wrapper (registered with defer).
+qemu_kill()
+{
+	local pid=$1; shift
+	local pidfile=$1; shift
+	local qpid
+
+	kill -TERM "$pid" 2>/dev/null
+	if [[ -f "$pidfile" ]]; then
+		qpid=$(cat "$pidfile" 2>/dev/null)
+		[[ -n "$qpid" ]] && kill -KILL "$qpid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# qemu_run(): boot a kernel and initramfs; console and results go to files.
+# Returns QEMU's exit code, 124 when the timeout ended it.
+qemu_run()
+{
+	local accel=$1; shift
+	local kernel=$1; shift
+	local initrd=$1; shift
+	local dir=$1; shift
+	local secs=$1; shift
+	local log=$1; shift
+	local pid rc
+	# shellcheck disable=SC2054  # the commas are QEMU's
+	local cmd=(timeout -k 3 "$secs" qemu-system-x86_64 -accel "$accel"
+		-m 256 -nographic -no-reboot -nic none -monitor none
+		-kernel "$kernel" -initrd "$initrd" -append "$BOOT_CMDLINE"
+		-serial "file:$dir/console.log" -serial "file:$dir/results.ktap"
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		-pidfile "$dir/qemu.pid")
+
+	rm -f "$dir/console.log" "$dir/results.ktap" "$dir/qemu.pid"
+	{
+		printf '$'
+		printf ' %q' "${cmd[@]}"
+		printf '\n'
+	} >> "$log"
+	# In the background so that Ctrl-C reaches our trap at once.
+	"${cmd[@]}" < /dev/null >> "$log" 2>&1 &
+	pid=$!
+	defer qemu_kill "$pid" "$dir/qemu.pid"
+	wait "$pid"
+	rc=$?
+	echo "qemu exit: $rc" >> "$log"
+	return "$rc"
+}
+
+# make_initramfs(): dracut image with the step's modules and the runner.
+make_initramfs()
+{
+	local art=$1; shift
+	local img=$1; shift
+	local log=$1; shift
+	local kver
+
+	kver=$(cat "$art/kernel.release")
+	run_logged "$log" dracut --quiet --force --no-hostonly --no-compress \
+		--no-early-microcode --kver "$kver" \
+		--kmoddir "$art/staging/lib/modules/$kver" \
+		--modules kernel-modules \
+		--add-drivers "data_breakpoint kallsyms_lookup_probe kallsyms_each_probe" \
+		--include "$RUNNER" /bisect/runner \
+		"$img"
+}
+
+# kvm_probe(): decide KVM or TCG once per host kernel and QEMU version:
+# KVM only when a guest really finishes under it.
+kvm_probe()
+{
+	local art=$1; shift
+	local key file dir rc
+
+	key=$(hash_of "$(uname -r)" "$(qemu-system-x86_64 --version | head -n 1)")
+	file=$WORKDIR/kvm-probe.$key
+	if [[ -n "${ACCEL:-}" ]]; then
+		ACCEL_WHY="ACCEL=$ACCEL set by the user"
+		return 0
+	fi
+	if [[ -f "$file" ]]; then
+		IFS=$'\t' read -r ACCEL ACCEL_WHY < "$file"
+		return 0
+	fi
+	if [[ ! -w /dev/kvm ]]; then
+		ACCEL=tcg
+		ACCEL_WHY="no usable /dev/kvm"
+	else
+		dir=$RUNDIR/kvm-probe
+		mkdir -p "$dir"
+		progress "boot: probing KVM (up to ${KVM_PROBE_TIMEOUT}s)"
+		make_initramfs "$art" "$dir/initrd.img" "$dir/probe.log"
+		qemu_run kvm "$art/bzImage" "$dir/initrd.img" "$dir" \
+			"$KVM_PROBE_TIMEOUT" "$dir/probe.log"
+		rc=$?
+		if grep -q '^# runner: done' "$dir/results.ktap" 2>/dev/null; then
+			ACCEL=kvm
+			ACCEL_WHY="a probe guest finished under KVM"
+		else
+			ACCEL=tcg
+			ACCEL_WHY="a probe guest did not finish under KVM in ${KVM_PROBE_TIMEOUT}s (qemu exit $rc)"
+		fi
+	fi
+	printf '%s\t%s\n' "$ACCEL" "$ACCEL_WHY (probed $(date -u +%F))" > "$file"
+	ACCEL_WHY+=" (probed now)"
+}
+
+# boot_setup(): what every boot needs: the runner binary and the tools.
+boot_setup()
+{
+	RUNNER=$TOP/tools/bin/guest-runner
+	[[ -x "$RUNNER" ]] || die "$RUNNER is not built: run 'make tools'"
+	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
+	command -v qemu-system-x86_64 >/dev/null ||
+		die "qemu-system-x86_64 not found: run 'make deps' (Debian package qemu-system-x86)"
+	command -v dracut >/dev/null ||
+		die "dracut not found: run 'make deps' (Debian package dracut-core)"
+	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c")" \
+		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
+		"$(qemu-system-x86_64 --version | head -n 1)" \
+		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)")
+	ACCEL_DONE=0
+	return 0
+}
+
+# boot_one(): initramfs, QEMU and triage of one step; fills the boot and
+# tests cells (CELL_* of boot, TESTS_* of tests).
+boot_one()
+{
+	local idx=$1; shift
+	local art=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local dir=$RUNDIR/boot/$idx
+	local tdetail=$RUNDIR/details/$idx-tests.txt
+	local t id rc triage kind a b c d e flags=()
+
+	mkdir -p "$dir"
+	for id in "${TEST_IDS[@]}"; do
+		printf '%s\t%s\n' "$id" "${EXPECT["$idx:$id"]}"
+	done > "$dir/expect.tsv"
+
+	t=$(now_ms)
+	if ! make_initramfs "$art" "$dir/initrd.img" "$log"; then
+		CELL_STATUS=FAIL
+		CELL_SUMMARY="dracut failed"
+		tail -n 5 "$log" > "$detail"
+		TESTS_STATUS=skip
+		TESTS_SUMMARY="no initramfs"
+		return
+	fi
+	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
+	qemu_run "$ACCEL" "$art/bzImage" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
+	rc=$?
+	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
+	triage=$dir/triage.tsv
+	"$TOP/tools/bin/triage" --console "$dir/console.log" \
+		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
+		--qemu-exit "$rc" "${flags[@]}" > "$triage" 2>> "$log"
+	: > "$detail"
+	: > "$tdetail"
+	CELL_STATUS=FAIL
+	CELL_SUMMARY="triage failed"
+	TESTS_STATUS=skip
+	TESTS_SUMMARY="no triage"
+	while IFS=$'\t' read -r kind a b c d e; do
+		case $kind in
+		boot) CELL_STATUS=$a; CELL_SUMMARY="$b ($ACCEL)" ;;
+		boot-detail) echo "$a" >> "$detail" ;;
+		tests) TESTS_STATUS=$a; TESTS_SUMMARY=$b ;;
+		tests-detail) echo "$a" >> "$tdetail" ;;
+		test)
+			[[ "$d" == ok ]] && continue
+			echo "$a: expected $b, actual $c: $e" >> "$tdetail"
+			;;
+		esac
+	done < "$triage"
+	if [[ "$CELL_STATUS" == FAIL ]]; then
+		echo "console: $dir/console.log" >> "$detail"
+		echo "next: rerun with KEEP=1 and boot $art/bzImage by hand (command in $log)" >> "$detail"
+	fi
+	[[ "$TESTS_STATUS" == FAIL ]] &&
+		echo "results: $dir/results.ktap" >> "$tdetail"
+	return 0
+}
+
+# boot_step(): the boot and tests cells of one built step, via the cache.
+boot_step()
+{
+	local idx=$1; shift
+	local art=$1; shift
+	local key log detail t id exp=""
+
+	for id in "${TEST_IDS[@]}"; do
+		exp+="$id=${EXPECT["$idx:$id"]} "
+	done
+	key=$(hash_of "$BUILD_KEY" "$BOOT_ID" "$exp")
+	if cache_get boot "$key" "$RUNDIR/details/$idx-boot.txt" &&
+	   cache_get tests "$key" "$RUNDIR/details/$idx-tests.txt"; then
+		cache_get boot "$key" "$RUNDIR/details/$idx-boot.txt"
+		cell "$idx" boot "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" -
+		cache_get tests "$key" "$RUNDIR/details/$idx-tests.txt"
+		cell "$idx" tests "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" -
+		return
+	fi
+	if ((!ACCEL_DONE)); then
+		kvm_probe "$art"
+		meta accel "$ACCEL: $ACCEL_WHY"
+		progress "boot: using $ACCEL ($ACCEL_WHY)"
+		ACCEL_DONE=1
+	fi
+	log=$RUNDIR/logs/$idx-boot.log
+	detail=$RUNDIR/details/$idx-boot.txt
+	progress "${STEP_LABEL[idx]} boot: start"
+	t=$(now_ms)
+	: > "$log"
+	boot_one "$idx" "$art" "$log" "$detail"
+	CELL_MS=$(($(now_ms) - t))
+	cache_put boot "$key" "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" "$detail"
+	cache_put tests "$key" "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/details/$idx-tests.txt"
+	cell "$idx" boot "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" "$log"
+	cell "$idx" tests "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/boot/$idx/results.ktap"
+}
