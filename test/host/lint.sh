@@ -1,0 +1,7 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh - make check's lint step: shellcheck -x and checkpatch.pl
+# --no-tree -f --strict over the repository (tools/lint.sh).
+
+exec "$(dirname "${BASH_SOURCE[0]}")/../../tools/lint.sh"

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - the test driver of `make check`: host-side tests on fixtures,
+# lint, then the end-to-end tests that run the real pipeline. Each test
+# file prints KTAP; this prints one line per file and the totals.
+#
+# Usage: test/run.sh [host|lint|e2e|all] [FILTER]
+
+PROG=check
+# shellcheck source=tools/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tools/lib.sh"
+
+WHAT=${1:-all}
+FILTER=${2:-}
+LOGDIR=${CHECK_LOGDIR:-${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}/check-logs}
+PASS=0
+FAIL=0
+SKIP=0
+FILES_FAILED=()
+
+# run_file(): run one test file, keep its log, count its results.
+run_file()
+{
+	local f=$1; shift
+	local name log rc t p n s
+	name=$(basename "$f" .sh)
+	log=$LOGDIR/$name.log
+	t=$(now_ms)
+	printf '%s: %-28s ' "$PROG" "$name" >&2
+	bash "$f" > "$log" 2>&1
+	rc=$?
+	p=$(grep -c '^ok [0-9]' "$log")
+	n=$(grep -c '^not ok [0-9]' "$log")
+	s=$(grep -c '^ok [0-9].*# SKIP' "$log")
+	p=$((p - s))
+	if ((rc != 0 && n == 0)); then
+		# A file that died without a failing result still failed.
+		n=1
+	fi
+	PASS=$((PASS + p))
+	FAIL=$((FAIL + n))
+	SKIP=$((SKIP + s))
+	printf '%s pass:%d fail:%d skip:%d (%s) %s\n' \
+		"$([[ $rc == 0 ]] && echo ok || echo FAIL)" "$p" "$n" "$s" \
+		"$(fmt_ms $(($(now_ms) - t)))" "$log" >&2
+	if ((rc != 0)); then
+		FILES_FAILED+=("$name")
+		grep -B4 '^not ok' "$log" | sed 's/^/    /' | tail -n 30 >&2
+	fi
+}
+
+main()
+{
+	local f files=()
+
+	mkdir -p "$LOGDIR" || die "cannot create $LOGDIR"
+	case $WHAT in
+	host) files=("$TOP"/test/host/t-*.sh) ;;
+	lint) files=("$TOP"/test/host/lint.sh) ;;
+	e2e) files=("$TOP"/test/e2e/t-*.sh) ;;
+	all) files=("$TOP"/test/host/t-*.sh "$TOP"/test/host/lint.sh "$TOP"/test/e2e/t-*.sh) ;;
+	*) die "usage: $0 [host|lint|e2e|all] [FILTER]" ;;
+	esac
+	for f in "${files[@]}"; do
+		[[ -f "$f" ]] || continue
+		[[ -n "$FILTER" && "$f" != *"$FILTER"* ]] && continue
+		run_file "$f"
+	done
+	echo "# logs: $LOGDIR"
+	((${#FILES_FAILED[@]})) && echo "# failed: ${FILES_FAILED[*]}"
+	echo "$PASS passed, $FAIL failed, $SKIP skipped"
+	((FAIL == 0))
+}
+
+main "$@"

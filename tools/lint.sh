@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lint.sh - lint this repository: shellcheck -x on every shell script and
+# the kernel's checkpatch.pl --no-tree -f --strict on every C file. Prints
+# KTAP, one result per file; exits 1 when any file has findings.
+#
+# checkpatch.pl comes from the imported Debian tree (or its tarball).
+
+PROG=lint
+# shellcheck source=tools/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
+CPDIR=$WORKDIR/lint
+
+# fetch_checkpatch(): put checkpatch.pl and its data files in $CPDIR.
+fetch_checkpatch()
+{
+	local f tarball ref files=(scripts/checkpatch.pl scripts/spelling.txt
+		scripts/const_structs.checkpatch)
+
+	[[ -x "$CPDIR/scripts/checkpatch.pl" ]] && return 0
+	mkdir -p "$CPDIR/scripts" || die "cannot create $CPDIR"
+	ref=$(git --git-dir="$WORKDIR/kernel.git" for-each-ref --count=1 \
+		--format='%(refname)' refs/heads/import/ 2>/dev/null)
+	if [[ -n "$ref" ]]; then
+		for f in "${files[@]}"; do
+			git --git-dir="$WORKDIR/kernel.git" show "$ref:$f" > "$CPDIR/$f" ||
+				die "cannot read $f from $ref"
+		done
+	else
+		tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.xz' | sort | tail -n 1)
+		[[ -n "$tarball" ]] || die "no kernel tree for checkpatch.pl: run 'make bisect-check' or install linux-source-6.1"
+		tar -C "$CPDIR" --strip-components=1 -xf "$tarball" \
+			--wildcards "${files[@]/#/*/}" || die "cannot unpack checkpatch.pl from $tarball"
+	fi
+	chmod +x "$CPDIR/scripts/checkpatch.pl"
+}
+
+# shell_files(): every tracked shell script (by extension or shebang).
+shell_files()
+{
+	git -C "$TOP" ls-files -z | xargs -0 -r grep -lIE '^#!.*\b(ba)?sh\b' -- 2>/dev/null
+	git -C "$TOP" ls-files '*.sh'
+}
+
+main()
+{
+	local f n=0 bad=0 out files c_files
+
+	command -v shellcheck >/dev/null || die "shellcheck not found: run 'make deps'"
+	fetch_checkpatch
+	mapfile -t files < <(shell_files | sort -u)
+	mapfile -t c_files < <(git -C "$TOP" ls-files '*.c' '*.h')
+	echo "KTAP version 1"
+	echo "1..$((${#files[@]} + ${#c_files[@]}))"
+	for f in "${files[@]}"; do
+		n=$((n + 1))
+		if out=$(cd "$TOP" && shellcheck -x "$f" 2>&1); then
+			echo "ok $n shellcheck $f"
+		else
+			printf '# %s\n' "${out//$'\n'/$'\n'# }" | head -n 20
+			echo "not ok $n shellcheck $f"
+			bad=$((bad + 1))
+		fi
+	done
+	for f in "${c_files[@]}"; do
+		n=$((n + 1))
+		out=$(cd "$TOP" && PATH=/usr/bin:$PATH perl "$CPDIR/scripts/checkpatch.pl" \
+			--no-tree -f --strict --show-types --color=never -q "$f" 2>&1)
+		if [[ -z "$out" ]]; then
+			echo "ok $n checkpatch $f"
+		else
+			printf '# %s\n' "${out//$'\n'/$'\n'# }" | head -n 20
+			echo "not ok $n checkpatch $f"
+			bad=$((bad + 1))
+		fi
+	done
+	echo "# Totals: pass:$((n - bad)) fail:$bad xfail:0 xpass:0 skip:0 error:0"
+	((bad == 0))
+}
+
+main "$@"
