@@ -14,7 +14,7 @@
  *				FAIL, cached-FAIL or acked cell
  *
  * Stages: apply, checkpatch, build, boot, tests. Statuses: ok, FAIL,
- * skip, acked, cached-ok, cached-FAIL, cached-skip (a cached cell's
+ * skip, acked, cached-ok, cached-acked, cached-FAIL, cached-skip (a cached cell's
  * summary names the run it comes from). A stage without a cell is a
  * skip "not run"; when a cell is given twice the last line wins.
  *
@@ -31,6 +31,7 @@
  *	ok		ok N stage # <time> <summary>
  *	acked		ok N stage # <time> acked: <summary>
  *	cached-ok	ok N stage # <time> cached: <summary>
+ *	cached-acked	ok N stage # <time> cached: acked: <summary>
  *	FAIL		not ok N stage # <time> <summary>
  *	cached-FAIL	not ok N stage # <time> cached: <summary>
  *	skip		ok N stage # SKIP <summary>
@@ -78,6 +79,7 @@ enum status {
 	ST_OK,
 	ST_ACKED,
 	ST_CACHED_OK,
+	ST_CACHED_ACKED,
 	ST_SKIP,
 	ST_CACHED_SKIP,
 	ST_FAIL,
@@ -94,6 +96,7 @@ static const char * const status_name[NR_STATUS] = {
 	[ST_OK]		 = "ok",
 	[ST_ACKED]	 = "acked",
 	[ST_CACHED_OK]	 = "cached-ok",
+	[ST_CACHED_ACKED] = "cached-acked",
 	[ST_SKIP]	 = "skip",
 	[ST_CACHED_SKIP] = "cached-skip",
 	[ST_FAIL]	 = "FAIL",
@@ -106,6 +109,7 @@ static const char * const status_short[NR_STATUS] = {
 	[ST_OK]		 = "ok",
 	[ST_ACKED]	 = "acked",
 	[ST_CACHED_OK]	 = "ok*",
+	[ST_CACHED_ACKED] = "acked*",
 	[ST_SKIP]	 = "skip",
 	[ST_CACHED_SKIP] = "skip*",
 	[ST_FAIL]	 = "FAIL",
@@ -438,12 +442,12 @@ static int is_skip(enum status st)
 static int is_cached(enum status st)
 {
 	return st == ST_CACHED_OK || st == ST_CACHED_FAIL ||
-	       st == ST_CACHED_SKIP;
+	       st == ST_CACHED_SKIP || st == ST_CACHED_ACKED;
 }
 
 static int has_details(enum status st)
 {
-	return is_fail(st) || st == ST_ACKED;
+	return is_fail(st) || st == ST_ACKED || st == ST_CACHED_ACKED;
 }
 
 /* "4.1s" into buf, or "" when unknown. */
@@ -495,6 +499,8 @@ static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
 
 	if (c->st == ST_ACKED)
 		tag = "acked: ";
+	else if (c->st == ST_CACHED_ACKED)
+		tag = "cached: acked: ";
 	else if (is_cached(c->st))
 		tag = "cached: ";
 	if (is_skip(c->st)) {

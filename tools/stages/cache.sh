@@ -49,7 +49,6 @@ cache_get()
 	IFS=$'\t' read -r status ms run summary < "$d/result" || return 1
 	[[ -n "$status" ]] || return 1
 	CELL_STATUS="cached-$status"
-	[[ "$status" == acked ]] && CELL_STATUS=cached-ok
 	CELL_MS=$ms
 	CELL_SUMMARY="from run $run: $summary"
 	[[ -f "$d/detail" ]] && cp "$d/detail" "$detail"

@@ -61,7 +61,7 @@ stage_checkpatch()
 			echo "$kind $type: $text" >> "$detail"
 		elif [[ "$accepted" == *" $type "* ]]; then
 			n_ack=$((n_ack + 1))
-			echo "accepted $kind $type: $text (${ACCEPT_REASON[idx:$type]:-})" >> "$detail"
+			echo "accepted $kind $type: $text (${ACCEPT_REASON["$idx:$type"]:-})" >> "$detail"
 		else
 			n_bad=$((n_bad + 1))
 			echo "$kind $type: $text" >> "$detail"
