@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib-e2e.sh - helpers for the end-to-end tests, which run the real
+# pipeline (tools/bisect-check) on the real Debian tree.
+
+# shellcheck disable=SC2034  # E2E_RC and E2E_RUN are read by the tests
+E2E_WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
+export WORKDIR=$E2E_WORKDIR
+
+# e2e_run(): run bisect-check on a series; sets E2E_RC and E2E_RUN (the
+# run dir) and keeps stdout/stderr in $T_TMP/run.out and run.err.
+e2e_run()
+{
+	local series=$1; shift
+	env "$@" "$T_TOP/tools/bisect-check" "$series" > "$T_TMP/run.out" 2> "$T_TMP/run.err"
+	E2E_RC=$?
+	E2E_RUN=$(readlink -f "$E2E_WORKDIR/runs/latest")
+}
+
+# e2e_cells(): print "idx stage status" of a run, cached-X shown as X.
+e2e_cells()
+{
+	local run=$1; shift
+	awk -F'\t' '{ s = $3; sub(/^cached-/, "", s); print $1, $2, s }' "$run/cells.tsv" |
+		sort -s -n -k1,1
+}
+
+# e2e_matrix_eq(): assert a run's cells equal a golden file.
+e2e_matrix_eq()
+{
+	local desc=$1; shift
+	local golden=$1; shift
+	local diff
+	diff=$(diff -u "$golden" <(e2e_cells "$E2E_RUN") | tail -n +3)
+	if [[ -z "$diff" ]]; then
+		t_ok "$desc"
+	else
+		t_fail "$desc" "expected (-) vs actual (+) cells:" "$diff" \
+			"report: $E2E_RUN/matrix.txt"
+	fi
+}
+
+# e2e_authorship(): assert each series commit keeps its patch's From/Date.
+e2e_authorship()
+{
+	local series=$1; shift
+	local branch=$1; shift
+	local kind n file sha want got info
+
+	while IFS=$'\t' read -r kind n file; do
+		[[ "$kind" == patch ]] || continue
+		info=$(git mailinfo -u /dev/null /dev/null < "$file")
+		want="$(sed -n 's/^Author: //p' <<< "$info") <$(sed -n 's/^Email: //p' <<< "$info")> $(sed -n 's/^Date: //p' <<< "$info")"
+		sha=$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "$branch~$((N_PATCHES - n))")
+		got=$(git --git-dir="$E2E_WORKDIR/kernel.git" log -1 --date=rfc \
+			--format='%an <%ae> %ad' "$sha")
+		t_eq "authorship of patch $n kept ($(basename "$file"))" "$want" "$got"
+	done < <("$T_BIN/series" "$series")
+}

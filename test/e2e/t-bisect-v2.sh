@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-bisect-v2.sh - end to end: the series we send (v2, series.yaml) passes
+# every cell on the real tree; authorship is kept; a second run reuses
+# every result and needs no worktree.
+
+# shellcheck source=test/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source=test/e2e/lib-e2e.sh
+source "$T_TOP/test/e2e/lib-e2e.sh"
+
+SERIES=$T_TOP/series.yaml
+N_PATCHES=3
+
+t_plan 13
+
+e2e_run "$SERIES" LOCK_WAIT=900
+t_eq "v2 run exits 0" 0 "$E2E_RC"
+e2e_matrix_eq "v2 matrix: every cell passes" "$T_TOP/test/expect/v2.cells"
+t_grep "2/3: the unverifiable commit id is accepted with its reason" \
+	'^accepted WARNING UNKNOWN_COMMIT_ID: .*imported Debian tree has no history' \
+	"$E2E_RUN/details/2-checkpatch.txt"
+t_grep "report header names the accelerator" '^# accel: (kvm|tcg|none)' "$E2E_RUN/report.ktap"
+e2e_authorship "$SERIES" "bisect/unexport-kallsyms/v2"
+t_eq "series status records a pass" "0" \
+	"$(awk -F'\t' '$1 == "exit" { print $2 }' "$E2E_RUN/series.tsv")"
+
+# Nothing changed: every cell comes from the cache, no worktree is made.
+e2e_run "$SERIES" LOCK_WAIT=900
+t_eq "rerun exits 0" 0 "$E2E_RC"
+t_eq "rerun: every cell but step 0's checkpatch is cached" "0" \
+	"$(awk -F'\t' '!($1 == 0 && $2 == "checkpatch") && $3 !~ /^cached-/' "$E2E_RUN/cells.tsv" | wc -l)"
+t_nogrep "rerun: no worktree was made" 'worktree:' "$T_TMP/run.err"
+t_nogrep "no QEMU left running" . <(pgrep -a -f '^qemu-system' || true)
+t_eq "no worktree left registered" "" \
+	"$(git --git-dir="$WORKDIR/kernel.git" worktree list --porcelain | grep '^worktree ' | grep -v '/kernel.git$')"
+
+t_done
