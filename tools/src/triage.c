@@ -4,7 +4,7 @@
  *
  * Usage:
  *	triage --console FILE --results FILE --expect FILE
- *	       [--timed-out SECONDS] [--qemu-exit N]
+ *	       [--timed-out SECONDS] [--qemu-exit N] [--only-declared]
  *
  * --console	raw serial console (ttyS0) of the guest; \r, NULs, ANSI
  *		escapes and a partial last line are tolerated.
@@ -19,6 +19,8 @@
  * --timed-out	the host killed QEMU after SECONDS; its presence alone
  *		means "timed out".
  * --qemu-exit	QEMU's exit status; validated, informational only.
+ * --only-declared  judge only the declared tests; ignore the others the
+ *		runner reported (bisect-run asks about a few claims).
  *
  * Output (stdout, tab separated):
  *	boot	ok|FAIL	ok|panic|timeout|oops|warning|no result
@@ -121,7 +123,8 @@ static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s --console FILE --results FILE --expect FILE\n"
-		"       [--timed-out SECONDS] [--qemu-exit N]\n", prog);
+		"       [--timed-out SECONDS] [--qemu-exit N] [--only-declared]\n",
+		prog);
 	exit(TRIAGE_ERROR);
 }
 
@@ -595,12 +598,13 @@ int main(int argc, char **argv)
 		{ "expect",	required_argument, NULL, 'e' },
 		{ "timed-out",	required_argument, NULL, 't' },
 		{ "qemu-exit",	required_argument, NULL, 'q' },
+		{ "only-declared", no_argument,	   NULL, 'o' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *console = NULL, *results = NULL, *expect = NULL;
 	const char *reason, *tstatus;
-	int timed_out = 0, boot_ok, tests_ok, opt;
+	int timed_out = 0, only_declared = 0, boot_ok, tests_ok, opt;
 	size_t i, p, nr_exp, reported = 0, differ = 0, undeclared = 0;
 	struct excerpt ex = { .nr = 0 };
 	struct results res;
@@ -627,6 +631,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			parse_num("--qemu-exit", optarg);
+			break;
+		case 'o':
+			only_declared = 1;
 			break;
 		default:
 			bad_usage();
@@ -679,7 +686,7 @@ int main(int argc, char **argv)
 		for (j = 0; j < nr_exp; j++)
 			if (!strcmp(res.r[i].id, exp[j].id))
 				break;
-		res.r[i].declared = j < nr_exp;
+		res.r[i].declared = j < nr_exp || only_declared;
 		/* Count each undeclared id once, at its last report. */
 		if (!res.r[i].declared && find_result(&res, res.r[i].id) == &res.r[i])
 			undeclared++;

@@ -176,6 +176,7 @@ boot_one()
 	qemu_run "$ACCEL" "$art/bzImage" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
 	rc=$?
 	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
+	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
 	triage=$dir/triage.tsv
 	"$TOP/tools/bin/triage" --console "$dir/console.log" \
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \

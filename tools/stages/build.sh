@@ -151,7 +151,7 @@ stage_build()
 		return "$EXIT_FAIL"
 	fi
 
-	if [[ -n "$new" ]]; then
+	if [[ -n "$new" && "${BUILD_IGNORE_WARNINGS:-0}" != 1 ]]; then
 		CELL_STATUS=FAIL
 		CELL_SUMMARY="$(wc -l <<< "$new") new warning(s)"
 		{
