@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-bisect-run.sh - end to end: `git bisect run tools/bisect-run` finds
+# the commit of the posted series (v1) that breaks "the sample loads with
+# its default symbol": 2/3. Runs after t-bisect-v1.sh, whose results it
+# reuses through the cache. Also checks the exit-code contract.
+
+# shellcheck source=test/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source=test/e2e/lib-e2e.sh
+source "$T_TOP/test/e2e/lib-e2e.sh"
+
+KREPO=$WORKDIR/kernel.git
+# A fixed path: bisect-run keeps one build dir per kernel tree path.
+WT=$WORKDIR/bisect-run-test-tree
+SERIES=$T_TOP/test/series/v1.yaml
+export SERIES
+
+# cleanup(): remove the test's worktree from the shared kernel repo.
+# shellcheck disable=SC2317  # called by the EXIT trap
+cleanup()
+{
+	git --git-dir="$KREPO" worktree remove --force "$WT" >/dev/null 2>&1
+	rm -rf "$WT"
+	git --git-dir="$KREPO" worktree prune
+}
+trap 'cleanup; rm -rf "$T_TMP"' EXIT
+
+t_plan 8
+
+if ! git --git-dir="$KREPO" rev-parse -q --verify bisect/unexport-kallsyms-v1/v1 >/dev/null; then
+	e2e_run "$SERIES" LOCK_WAIT=900
+fi
+base=$(git --git-dir="$KREPO" rev-parse bisect/unexport-kallsyms-v1/v1-base)
+tip=$(git --git-dir="$KREPO" rev-parse bisect/unexport-kallsyms-v1/v1)
+cleanup
+git --git-dir="$KREPO" worktree add -q --detach "$WT" "$tip"
+
+t_rc "the tip (3/3) is bad for hwbp-default-load" 1 \
+	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"
+t_grep "the verdict quotes the guest" 'ENXIO' "$T_OUT"
+git -C "$WT" checkout -q "$tip~2"
+t_rc "1/3 is good for hwbp-default-load" 0 \
+	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"
+t_rc "an unknown test id is a setup error (128)" 128 \
+	"$T_TOP/tools/bisect-run" --expect no-such-test=yes "$WT"
+
+git -C "$WT" bisect start "$tip" "$base" >/dev/null
+git -C "$WT" bisect run "$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes \
+	> "$T_TMP/bisect.log" 2>&1
+t_grep "git bisect run finishes" 'is the first bad commit' "$T_TMP/bisect.log"
+t_eq "the first bad commit is 2/3" "$(git --git-dir="$KREPO" rev-parse "$tip~1")" \
+	"$(git -C "$WT" rev-parse refs/bisect/bad)"
+git -C "$WT" bisect reset -q >/dev/null 2>&1
+t_eq "the kernel tree is left clean" "" "$(git -C "$WT" status --porcelain)"
+t_nogrep "no QEMU left running" . <(pgrep -a -f '^qemu-system' || true)
+
+t_done
