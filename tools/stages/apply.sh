@@ -59,11 +59,38 @@ stage_worktree()
 		worktree_remove
 	fi
 	defer worktree_remove
+	if [[ -n "${IMPORT_TREE:-}" && -d "$IMPORT_TREE" ]]; then
+		worktree_adopt "$base" "$log"
+		return
+	fi
 	run_logged "$log" git --git-dir="$KREPO" worktree add -f --detach "$WT" "$base" ||
 		return "$EXIT_SETUP"
 	# Same old mtime everywhere: the build dir decides what is new.
 	(cd "$WT" && git ls-files -z | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
 		return "$EXIT_SETUP"
+	return 0
+}
+
+# worktree_adopt(): right after an import, make the unpacked tree (old
+# mtimes, already hashed into an index) the worktree instead of checking
+# the same files out again.
+worktree_adopt()
+{
+	local base=$1; shift
+	local log=$1; shift
+	local gitfile index
+
+	run_logged "$log" git --git-dir="$KREPO" worktree add -f --no-checkout \
+		--detach "$WT" "$base" || return "$EXIT_SETUP"
+	gitfile=$WT/.git
+	index=$(git -C "$WT" rev-parse --git-path index) || return "$EXIT_SETUP"
+	[[ "$index" == /* ]] || index=$WT/$index
+	mv "$gitfile" "$IMPORT_TREE/.git" &&
+		rmdir "$WT" &&
+		mv "$IMPORT_TREE" "$WT" &&
+		cp "$IMPORT_INDEX" "$index" || return "$EXIT_SETUP"
+	echo "adopted the unpacked import as the worktree" >> "$log"
+	IMPORT_TREE=
 	return 0
 }
 

@@ -14,9 +14,11 @@
 # Reproducible build identity: the same tree gives the same image.
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 
-# kmake(): make in the worktree with the fixed build environment.
+# kmake(): make in the worktree with the fixed build environment; ccache
+# keeps its cache in WORKDIR.
 kmake()
 {
+	CCACHE_DIR=${CCACHE_DIR:-$WORKDIR/ccache} \
 	make -C "$WT" O="$OUT" -j"$JOBS" \
 		CC="ccache gcc" \
 		LOCALVERSION= \

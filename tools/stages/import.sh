@@ -68,7 +68,7 @@ stage_import()
 	IMPORT_REUSED=0
 
 	tmp=$(mktemp -d "$WORKDIR/import.XXXXXX") || return "$EXIT_SETUP"
-	defer rm -rf "$tmp"
+	defer import_cleanup "$tmp"
 	run_logged "$log" tar -C "$tmp" -xf "$tarball" || {
 		msg "import: cannot unpack $tarball (see $log)"
 		return "$EXIT_SETUP"
@@ -79,6 +79,10 @@ stage_import()
 		return "$EXIT_SETUP"
 	fi
 
+	# The old mtime of a fresh worktree (apply.sh) before hashing, so that
+	# the unpacked tree can become this run's worktree as it is.
+	(cd "$top" && find . -type f -print0 | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
+		return "$EXIT_SETUP"
 	# Debian's top-level .gitignore ignores everything at the top level,
 	# so force-add: the import is exactly the tarball's content.
 	run_logged "$log" env GIT_INDEX_FILE="$tmp/index" \
@@ -99,5 +103,15 @@ stage_import()
 	git --git-dir="$KREPO" update-ref "$ref" "$BASE_COMMIT" ||
 		return "$EXIT_SETUP"
 	echo "imported $ref ($BASE_COMMIT)" >> "$log"
+	# Hand the unpacked tree and its index to stage_worktree.
+	IMPORT_TREE=$top
+	IMPORT_INDEX=$tmp/index
 	return 0
+}
+
+# import_cleanup(): remove what is left of an import's scratch dir.
+import_cleanup()
+{
+	local tmp=$1; shift
+	rm -rf "$tmp"
 }
