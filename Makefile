@@ -49,7 +49,7 @@ $(BIN)/series: tools/src/series.c
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< -lyaml
 
-$(BIN)/%: tools/src/%.c
+$(BIN)/%: tools/src/%.c tools/src/util.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 

@@ -132,3 +132,37 @@ run_logged()
 	fi
 	return "$rc"
 }
+
+# ---------------------------------------------------------------------------
+# Sparse worktrees: b4, get_maintainer.pl and git range-diff need only the
+# files a series touches, and the kernel's 80000 files take a minute to
+# check out and to remove.
+
+# patch_paths(): print the paths the diffs of the given patch files touch.
+patch_paths()
+{
+	sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$@"
+}
+
+# sparse_patterns(): print a sparse checkout in .gitignore syntax: the
+# top-level files and, for each path on stdin, the files (not the
+# subdirectories) of every directory on its path.
+sparse_patterns()
+{
+	local -A seen=()
+	local -a parts
+	local path prefix part
+
+	printf '/*\n!/*/\n'
+	while read -r path; do
+		[[ "$path" == */* ]] || continue
+		IFS=/ read -ra parts <<< "${path%/*}"
+		prefix=
+		for part in "${parts[@]}"; do
+			prefix+=/$part
+			[[ -n "${seen[$prefix]:-}" ]] && continue
+			seen[$prefix]=1
+			printf '%s/\n!%s/*/\n' "$prefix" "$prefix"
+		done
+	done
+}

@@ -67,28 +67,6 @@ load_patches()
 	((${#into[@]})) || die "$file: no patches"
 }
 
-# sparse_patterns(): the files the patches touch, in .gitignore syntax:
-# for each, the files (not the subdirectories) of every directory on its
-# path; the top-level files always.
-sparse_patterns()
-{
-	local -A seen=()
-	local -a parts
-	local path prefix part
-
-	printf '/*\n!/*/\n'
-	while read -r path; do
-		[[ "$path" == */* ]] || continue
-		IFS=/ read -ra parts <<< "${path%/*}"
-		prefix=
-		for part in "${parts[@]}"; do
-			prefix+=/$part
-			[[ -n "${seen[$prefix]:-}" ]] && continue
-			seen[$prefix]=1
-			printf '%s/\n!%s/*/\n' "$prefix" "$prefix"
-		done
-	done < <(sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$@")
-}
 
 # cleanup(): remove the worktree (registered with defer).
 cleanup()
@@ -114,7 +92,7 @@ make_worktree()
 	gitdir=$(git -C "$WT" rev-parse --absolute-git-dir) ||
 		die "$WT is not a git worktree"
 	if ! { mkdir -p "$gitdir/info" &&
-		sparse_patterns "${OLD_PATCHES[@]}" "${NEW_PATCHES[@]}" > "$gitdir/info/sparse-checkout"; }; then
+		sparse_patterns < <(patch_paths "${OLD_PATCHES[@]}" "${NEW_PATCHES[@]}") > "$gitdir/info/sparse-checkout"; }; then
 		die "cannot write $gitdir/info/sparse-checkout"
 	fi
 	run_logged "$LOG" git_wt read-tree -mu HEAD ||

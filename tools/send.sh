@@ -277,32 +277,6 @@ cleanup()
 	drop_branch
 }
 
-# sparse_patterns(): print the sparse checkout of the send worktree, in
-# .gitignore syntax: the top-level files (MAINTAINERS, Kconfig, ...) and,
-# for scripts/get_maintainer.pl and each file the patches touch, the
-# files (not the subdirectories) of every directory on its path. b4 and
-# get_maintainer.pl need no more, and the kernel's 80000 files take a
-# minute to check out and to remove.
-sparse_patterns()
-{
-	local -A seen=()
-	local -a parts
-	local path prefix part
-
-	printf '/*\n!/*/\n'
-	while read -r path; do
-		[[ "$path" == */* ]] || continue
-		IFS=/ read -ra parts <<< "${path%/*}"
-		prefix=
-		for part in "${parts[@]}"; do
-			prefix+=/$part
-			[[ -n "${seen[$prefix]:-}" ]] && continue
-			seen[$prefix]=1
-			printf '%s/\n!%s/*/\n' "$prefix" "$prefix"
-		done
-	done < <(echo scripts/get_maintainer.pl
-		 sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "${PATCHES[@]}")
-}
 
 # make_worktree(): a fresh sparse worktree on a new branch b4/NAME at the
 # base. The sparse patterns are the worktree's own ($GIT_DIR/info), and
@@ -322,7 +296,7 @@ make_worktree()
 		die "worktree: cannot create $WT (see $LOG)"
 	gitdir=$(git -C "$WT" rev-parse --absolute-git-dir) ||
 		die "worktree: $WT is not a git worktree"
-	if ! { mkdir -p "$gitdir/info" && sparse_patterns > "$gitdir/info/sparse-checkout"; }; then
+	if ! { mkdir -p "$gitdir/info" && sparse_patterns < <(echo scripts/get_maintainer.pl; patch_paths "${PATCHES[@]}") > "$gitdir/info/sparse-checkout"; }; then
 		die "worktree: cannot write $gitdir/info/sparse-checkout"
 	fi
 	run_logged "$LOG" git_wt read-tree -mu HEAD ||

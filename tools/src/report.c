@@ -87,6 +87,10 @@ enum status {
 	NR_STATUS,
 };
 
+#define UTIL_PROG "report"
+#define UTIL_ERROR REPORT_ERROR
+#include "util.h"
+
 static const char * const stage_name[NR_STAGES] = {
 	"apply", "checkpatch", "build", "boot", "tests",
 };
@@ -137,28 +141,6 @@ struct lines {
 	char **v;
 	size_t nr;
 };
-
-static const char *prog = "report";
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: error: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(REPORT_ERROR);
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p)
-		die("out of memory");
-	return p;
-}
 
 static char *xasprintf(const char *fmt, ...)
 {

@@ -72,6 +72,10 @@ enum bad {
 	BAD_OOPS,
 };
 
+#define UTIL_PROG "triage"
+#define UTIL_ERROR TRIAGE_ERROR
+#include "util.h"
+
 enum actual {
 	ACT_MISSING,
 	ACT_YES,
@@ -117,8 +121,6 @@ struct strbuf {
 	size_t cap;
 };
 
-static const char *prog = "triage";
-
 static void bad_usage(void)
 {
 	fprintf(stderr,
@@ -126,26 +128,6 @@ static void bad_usage(void)
 		"       [--timed-out SECONDS] [--qemu-exit N] [--only-declared]\n",
 		prog);
 	exit(TRIAGE_ERROR);
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: error: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(TRIAGE_ERROR);
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p)
-		die("out of memory");
-	return p;
 }
 
 static void sb_add(struct strbuf *b, const char *s)
