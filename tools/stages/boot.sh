@@ -70,22 +70,46 @@ qemu_run()
 	return "$rc"
 }
 
-# make_initramfs(): dracut image with the step's modules and the runner.
+readonly GUEST_DRIVERS="data_breakpoint kallsyms_lookup_probe kallsyms_each_probe"
+
+# make_initramfs(): the guest's initramfs: a dracut image (runner, module
+# tooling and the test modules, --kver/--kmoddir of the step), made once
+# per dracut version, runner and kernel release and reused, with a small
+# cpio of the step's own modules appended (later cpio entries replace
+# earlier ones when the kernel unpacks them).
 make_initramfs()
 {
 	local art=$1; shift
 	local img=$1; shift
 	local log=$1; shift
-	local kver
+	local kver key base ovl
 
 	kver=$(cat "$art/kernel.release")
-	run_logged "$log" dracut --quiet --force --no-hostonly --no-compress \
-		--no-early-microcode --kver "$kver" \
-		--kmoddir "$art/staging/lib/modules/$kver" \
-		--modules kernel-modules \
-		--add-drivers "data_breakpoint kallsyms_lookup_probe kallsyms_each_probe" \
-		--include "$RUNNER" /bisect/runner \
-		"$img"
+	key=$(hash_of "$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)" \
+		"$(sha1sum < "$RUNNER")" "$kver" "$GUEST_DRIVERS")
+	base=$WORKDIR/initramfs/base-$key.img
+	if [[ ! -f "$base" ]]; then
+		mkdir -p "$WORKDIR/initramfs"
+		run_logged "$log" dracut --quiet --force --no-hostonly --no-compress \
+			--no-early-microcode --kver "$kver" \
+			--kmoddir "$art/staging/lib/modules/$kver" \
+			--modules kernel-modules --add-drivers "$GUEST_DRIVERS" \
+			--include "$RUNNER" /bisect/runner \
+			"$base.tmp.$$" || { rm -f "$base.tmp.$$"; return 1; }
+		mv "$base.tmp.$$" "$base"
+	fi
+	# The step's modules and their index, where dracut put them
+	# (usr/lib/modules: lib is a symlink in the image).
+	ovl=$(dirname "$img")/overlay
+	rm -rf "$ovl"
+	mkdir -p "$ovl/usr/lib/modules"
+	cp -r "$art/staging/lib/modules/$kver" "$ovl/usr/lib/modules/" || return 1
+	rm -f "$ovl/usr/lib/modules/$kver/build" "$ovl/usr/lib/modules/$kver/source"
+	(cd "$ovl" && find usr | LC_ALL=C sort | cpio -o -H newc --quiet \
+		--reproducible) > "$img.overlay" 2>> "$log" || return 1
+	cat "$base" "$img.overlay" > "$img" || return 1
+	echo "initramfs: $base + $(stat -c %s "$img.overlay") bytes of step modules" >> "$log"
+	return 0
 }
 
 # kvm_probe(): decide KVM or TCG once per host kernel and QEMU version:
@@ -140,6 +164,7 @@ boot_setup()
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
 	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c")" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
+		"$(declare -f make_initramfs qemu_run boot_one)" \
 		"$(qemu-system-x86_64 --version | head -n 1)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)")
 	ACCEL_DONE=0
