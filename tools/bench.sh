@@ -186,6 +186,12 @@ report()
 		*) echo ;;
 		esac
 	done
+	[[ -n "${COLD_RUN:-}" ]] || return 0
+	echo "# per step in the cold run (image + boot + guest tests; goal <= 10 s):"
+	awk -F'\t' '$2 == "boot" { printf "#   step %s: %.1f s (%s)\n", $1, $4 / 1000, $5 }' \
+		"$COLD_RUN/cells.tsv"
+	echo "# cold run stages (s): $(awk -F'\t' '{ t[$2] += $4 } END {
+		for (s in t) printf "%s %.1f  ", s, t[s] / 1000 }' "$COLD_RUN/cells.tsv")"
 }
 
 main()
@@ -197,6 +203,7 @@ main()
 	if [[ " $CASES " == *" cold "* ]]; then
 		rm -rf "$BENCH_DIR/wd"
 		timed cold run_check "$SERIES" || die "cold run failed (see $BENCH_DIR/last.err)"
+		COLD_RUN=$(readlink -f "$BENCH_DIR/wd/runs/latest")
 	fi
 	[[ " $CASES " == *" warm "* ]] && { timed warm run_check "$SERIES" || die "warm run failed"; }
 	if [[ " $CASES " == *" edit-3/3 "* ]]; then
