@@ -73,4 +73,4 @@ main()
 	((FAIL == 0))
 }
 
-main "$@"
+main "$@"; exit $?

@@ -44,4 +44,4 @@ main()
 	grep -q '^# runner: done' "$dir/results.ktap"
 }
 
-main "$@"
+main "$@"; exit $?

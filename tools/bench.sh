@@ -17,6 +17,9 @@
 # naive / warm >= 3. Uses its own WORKDIR (BENCH_DIR, default
 # $WORKDIR/bench), leaving the user's untouched. BENCH_CASES picks cases.
 
+# The cases are called through timed().
+# shellcheck disable=SC2317
+
 PROG=bench
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -217,4 +220,4 @@ main()
 	report | tee "$BENCH_DIR/report.txt"
 }
 
-main "$@"
+main "$@"; exit $?

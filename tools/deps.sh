@@ -56,4 +56,4 @@ main()
 	msg "installed: ${pkgs[*]}"
 }
 
-main "$@"
+main "$@"; exit $?

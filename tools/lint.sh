@@ -81,4 +81,4 @@ main()
 	((bad == 0))
 }
 
-main "$@"
+main "$@"; exit $?

@@ -147,5 +147,6 @@ main()
 		die "git range-diff failed"
 }
 
-main "$@"
-exit $?
+# On one line: bash has read the exit before main runs, so editing this
+# file during a run cannot make the running shell read changed text.
+main "$@"; exit $?

@@ -619,5 +619,6 @@ main()
 	return 0
 }
 
-main "$@"
-exit $?
+# On one line: bash has read the exit before main runs, so editing this
+# file during a run cannot make the running shell read changed text.
+main "$@"; exit $?
