@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-send.sh - end-to-end test of `make send` (tools/send.sh and b4)
+# t-40-send.sh - end-to-end test of `make send` (tools/send.sh and b4)
 # against a real SMTP server that this test starts on 127.0.0.1: an
 # aiosmtpd with test/fixtures/send/smtpsink.py, which keeps every message
 # and its envelope and relays nothing. Git and b4 see only a temporary

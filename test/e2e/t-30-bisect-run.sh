@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-bisect-run.sh - end to end: `git bisect run tools/bisect-run` finds
+# t-30-bisect-run.sh - end to end: `git bisect run tools/bisect-run` finds
 # the commit of the posted series (v1) that breaks "the sample loads with
-# its default symbol": 2/3. Runs after t-bisect-v1.sh, whose results it
+# its default symbol": 2/3. Runs after t-10-bisect-v1.sh, whose results it
 # reuses through the cache. Also checks the exit-code contract.
 
 # shellcheck source=test/lib.sh

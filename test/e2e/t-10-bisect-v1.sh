@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-bisect-v1.sh - end to end: the series as posted (v1) is a known-bad
+# t-10-bisect-v1.sh - end to end: the series as posted (v1) is a known-bad
 # fixture. Run the real pipeline on it and assert the exact matrix: the
 # 1/3 typo and the 2/3 citation style fail checkpatch, and on 6.1 the
 # default-symbol load and the clean unload fail at 2/3 and 3/3, with the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-bisect-v2.sh - end to end: the series we send (v2, series.yaml) passes
+# t-20-bisect-v2.sh - end to end: the series we send (v2, series.yaml) passes
 # every cell on the real tree; authorship is kept; a second run reuses
 # every result and needs no worktree.
 
