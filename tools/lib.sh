@@ -62,6 +62,13 @@ defer()
 	DEFER_CMDS+=("$cmd")
 }
 
+# defer_drop(): forget the newest deferred command: its resource is gone
+# (a pid it would kill may belong to another process by the end).
+defer_drop()
+{
+	unset 'DEFER_CMDS[-1]'
+}
+
 # defer_pop_all(): run and clear every deferred command, newest first.
 defer_pop_all()
 {
@@ -77,6 +84,10 @@ on_signal()
 {
 	local sig=$1; shift
 	trap - EXIT INT TERM
+	# The trap may run inside run_logged's redirection of a function
+	# (kmake): back to the stderr the run started with.
+	exec 2>&"$DEFER_STDERR"
+	INTERRUPTED=$sig
 	msg "interrupted by SIG$sig, cleaning up"
 	defer_pop_all
 	if [[ "$sig" == INT ]]; then
@@ -88,6 +99,7 @@ on_signal()
 # defer_init(): install the traps that run the defer stack.
 defer_init()
 {
+	exec {DEFER_STDERR}>&2
 	trap 'rc=$?; trap - EXIT INT TERM; defer_pop_all; exit $rc' EXIT
 	trap 'on_signal INT' INT
 	trap 'on_signal TERM' TERM

@@ -31,6 +31,12 @@ worktree_remove()
 		msg "KEEP=1: the worktree stays at $WT"
 		return 0
 	fi
+	if [[ -n "${INTERRUPTED:-}" && -d "$WT" ]] &&
+	   mv "$WT" "$WORKDIR/worktree.trash.$$" 2>/dev/null; then
+		# Interrupted: one rename now; the next run deletes it.
+		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
+		return 0
+	fi
 	git --git-dir="$KREPO" worktree remove --force "$WT" >/dev/null 2>&1
 	rm -rf "$WT"
 	git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
@@ -53,7 +59,9 @@ stage_worktree()
 	local base=$1; shift
 	local log=$1; shift
 
-	# We hold the WORKDIR lock: anything at $WT is debris of a killed run.
+	# We hold the WORKDIR lock: anything at $WT is debris of a killed run,
+	# worktree.trash.* that of an interrupted one.
+	rm -rf "$WORKDIR"/worktree.trash.*
 	if [[ -e "$WT" ]]; then
 		echo "removing stale worktree $WT" >> "$log"
 		worktree_remove

@@ -47,7 +47,8 @@ qemu_run()
 	local log=$1; shift
 	local pid rc
 	# shellcheck disable=SC2054  # the commas are QEMU's
-	local cmd=(timeout -k 3 "$secs" qemu-system-x86_64 -accel "$accel"
+	local cmd=(setpriv --pdeathsig KILL timeout -k 3 "$secs"
+		setpriv --pdeathsig KILL qemu-system-x86_64 -accel "$accel"
 		-m 256 -nographic -no-reboot -nic none -monitor none
 		-kernel "$kernel" -initrd "$initrd" -append "$BOOT_CMDLINE"
 		-serial "file:$dir/console.log" -serial "file:$dir/results.ktap"
@@ -61,11 +62,17 @@ qemu_run()
 		printf '\n'
 	} >> "$log"
 	# In the background so that Ctrl-C reaches our trap at once.
-	"${cmd[@]}" < /dev/null >> "$log" 2>&1 &
+	# Without the WORKDIR lock's descriptor, and killed when we die
+	# (--pdeathsig): a guest must not outlive the run nor hold its lock.
+	(
+		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		exec "${cmd[@]}"
+	) < /dev/null >> "$log" 2>&1 &
 	pid=$!
 	defer qemu_kill "$pid" "$dir/qemu.pid"
 	wait "$pid"
 	rc=$?
+	defer_drop
 	echo "qemu exit: $rc" >> "$log"
 	return "$rc"
 }
@@ -152,8 +159,8 @@ kvm_probe()
 	ACCEL_WHY+=" (probed now)"
 }
 
-# boot_setup(): what every boot needs: the runner binary and the tools.
-boot_setup()
+# boot_tools(): the boot's programs are there; called before any work.
+boot_tools()
 {
 	RUNNER=$TOP/tools/bin/guest-runner
 	[[ -x "$RUNNER" ]] || die "$RUNNER is not built: run 'make tools'"
@@ -162,6 +169,12 @@ boot_setup()
 		die "qemu-system-x86_64 not found: run 'make deps' (Debian package qemu-system-x86)"
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
+}
+
+# boot_setup(): what every boot needs: the runner binary and the tools.
+boot_setup()
+{
+	boot_tools
 	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c")" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
 		"$(declare -f make_initramfs qemu_run boot_one)" \
