@@ -42,7 +42,9 @@ t_fail()
 	T_NUM=$((T_NUM + 1))
 	T_FAIL=$((T_FAIL + 1))
 	for line in "$@"; do
-		printf '# %s\n' "$line"
+		# Every line of a multi-line diagnostic, or a quoted "ok 1"
+		# would count as a result.
+		printf '%s\n' "$line" | sed 's/^/# /'
 	done
 	echo "not ok $T_NUM $desc"
 }
