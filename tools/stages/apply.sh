@@ -126,7 +126,7 @@ apply_one()
 		git_k am --show-current-patch=diff 2>/dev/null |
 			git -C "$WT" apply --check -v 2>&1 |
 			grep -v '^Checking patch' | head -n 25 | sed 's/^/  /'
-		echo "next: rebase the patch onto the base (the tree is $WT_DESC) and rerun"
+		echo "next: rebase $(basename "$patch") onto $(git_k rev-parse --short=12 HEAD) (a commit in $KREPO; KEEP=1 keeps $WT_DESC) and rerun"
 	} > "$detail"
 	git_k am --abort >> "$log" 2>&1
 	git_k reset -q --hard >> "$log" 2>&1
