@@ -196,7 +196,7 @@ static void untab(char *s)
  */
 static int read_lines(struct lines *l, const char *path, int missing_ok)
 {
-	size_t len = 0, cap = 0, n, i, start = 0, vcap = 0;
+	size_t len, i, start = 0, vcap = 0;
 	char *buf = NULL;
 	FILE *f;
 
@@ -207,20 +207,10 @@ static int read_lines(struct lines *l, const char *path, int missing_ok)
 			return -1;
 		die("cannot open %s: %s", path, strerror(errno));
 	}
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 16384;
-			buf = xrealloc(buf, cap + 1);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f))
+	buf = slurp(f, &len);
+	if (!buf)
 		die("cannot read %s: %s", path, strerror(errno));
 	fclose(f);
-	buf[len] = '\0';
 	l->buf = buf;
 	for (i = 0; i <= len; i++) {
 		if (i < len && buf[i] != '\n')

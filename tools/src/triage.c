@@ -222,27 +222,17 @@ static void split_clean(struct lines *l, char *raw, size_t len)
 
 static void read_lines(struct lines *l, const char *what, const char *path)
 {
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL;
+	size_t len;
+	char *buf;
 	FILE *f;
 
 	f = fopen(path, "rb");
 	if (!f)
 		die("cannot open %s file %s: %s", what, path, strerror(errno));
-	for (;;) {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap + 1);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f))
+	buf = slurp(f, &len);
+	if (!buf)
 		die("cannot read %s file %s: %s", what, path, strerror(errno));
 	fclose(f);
-	buf[len] = '\0';
 	memset(l, 0, sizeof(*l));
 	l->buf = buf;
 	split_clean(l, buf, len);

@@ -36,4 +36,32 @@ static void *xrealloc(void *p, size_t size)
 	return p;
 }
 
+/*
+ * Read the rest of an open file into a NUL-terminated buffer and set
+ * *plen; returns NULL (nothing allocated) on a read error.
+ */
+static char *slurp(FILE *f, size_t *plen)
+{
+	size_t len = 0, cap = 0, n;
+	char *buf = NULL;
+
+	for (;;) {
+		if (cap - len < 16384) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	*plen = len;
+	return buf;
+}
+
 #endif /* BISECT_UTIL_H */
