@@ -178,3 +178,15 @@ sparse_patterns()
 		done
 	done
 }
+
+# worktree_drop(): remove a throwaway worktree of a repository, on disk
+# and from the repository's list of worktrees.
+worktree_drop()
+{
+	local repo=$1; shift
+	local wt=$1; shift
+
+	git --git-dir="$repo" worktree remove --force "$wt" >/dev/null 2>&1
+	rm -rf "$wt"
+	git --git-dir="$repo" worktree prune >/dev/null 2>&1
+}

@@ -75,9 +75,7 @@ cleanup()
 		msg "KEEP=1: the worktree stays at $WT (sparse: git -c core.sparseCheckout=true there)"
 		return 0
 	fi
-	git_k worktree remove --force "$WT" > /dev/null 2>&1
-	rm -rf "$WT"
-	git_k worktree prune > /dev/null 2>&1
+	worktree_drop "$KREPO" "$WT"
 }
 
 # make_worktree(): a sparse worktree, detached at the base.

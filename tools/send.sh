@@ -271,9 +271,7 @@ cleanup()
 		msg "KEEP=1: the worktree stays at $WT on branch $BRANCH (sparse: git -c core.sparseCheckout=true there)"
 		return 0
 	fi
-	git_k worktree remove --force "$WT" > /dev/null 2>&1
-	rm -rf "$WT"
-	git_k worktree prune > /dev/null 2>&1
+	worktree_drop "$KREPO" "$WT"
 	drop_branch
 }
 

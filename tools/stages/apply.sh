@@ -37,9 +37,7 @@ worktree_remove()
 		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
 		return 0
 	fi
-	git --git-dir="$KREPO" worktree remove --force "$WT" >/dev/null 2>&1
-	rm -rf "$WT"
-	git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
+	worktree_drop "$KREPO" "$WT"
 }
 
 # ensure_worktree(): make the worktree on first use (cached runs may need
