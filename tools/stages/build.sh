@@ -15,27 +15,46 @@
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 
 # kmake(): make in the worktree with the fixed build environment; ccache
-# keeps its cache in WORKDIR.
+# keeps its cache in WORKDIR. Depend mode: a miss costs the compile and a
+# hash of the headers it read, not a second run of the preprocessor.
+# BUILD_CCACHE_OFF=1 passes every call straight to gcc: set for a fresh
+# build dir, which means a config or toolchain not built before (build
+# dirs are kept per both), so nothing can hit and filling the cache would
+# cost a fifth of the build (a third outside depend mode). CC stays the
+# same, so kbuild sees no changed command lines.
 kmake()
 {
-	CCACHE_DIR=${CCACHE_DIR:-$WORKDIR/ccache} \
-	make -C "$WT" O="$OUT" -j"$JOBS" \
-		CC="ccache gcc" \
-		LOCALVERSION= \
-		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP" \
-		KBUILD_BUILD_USER=bisect \
-		KBUILD_BUILD_HOST=bisect-check \
-		"$@"
+	kmake_argv
+	"${KMAKE[@]}" "$@"
+}
+
+# kmake_argv(): set KMAKE to kmake's command, for running it as a program.
+kmake_argv()
+{
+	# ccache takes any value of CCACHE_DISABLE, even empty, as "on".
+	local off=()
+	[[ "${BUILD_CCACHE_OFF:-}" == 1 ]] && off=(CCACHE_DISABLE=1)
+	KMAKE=(env "${off[@]}"
+		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache}"
+		CCACHE_DEPEND=1
+		make -C "$WT" O="$OUT" -j"$JOBS"
+		CC="ccache gcc"
+		LOCALVERSION=
+		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP"
+		KBUILD_BUILD_USER=bisect
+		KBUILD_BUILD_HOST=bisect-check)
 }
 
 # build_touch_changed(): give a fresh mtime to every file that differs
-# between the tree(s) the build dir last saw and the worktree's HEAD.
+# between the tree(s) the build dir last saw and the worktree's HEAD. Sets
+# BUILD_KCONFIG_CHANGED=1 when a Kconfig file is among them.
 build_touch_changed()
 {
 	local log=$1; shift
 	local state=$OUT/.bisect-trees
-	local head tree files
+	local head tree files f
 
+	BUILD_KCONFIG_CHANGED=0
 	head=$(git_k rev-parse "HEAD^{tree}")
 	[[ -f "$state" ]] || return 0
 	while read -r tree; do
@@ -50,7 +69,86 @@ build_touch_changed()
 		((${#files[@]})) || continue
 		echo "touching ${#files[@]} file(s) changed since tree $tree" >> "$log"
 		(cd "$WT" && touch -c -- "${files[@]}")
+		for f in "${files[@]}"; do
+			[[ "${f##*/}" == Kconfig* ]] && BUILD_KCONFIG_CHANGED=1
+		done
 	done < "$state"
+}
+
+# build_config(): give a build dir without one the series' .config
+# (allnoconfig plus the fragment); fail when the fragment does not apply.
+build_config()
+{
+	local log=$1; shift
+
+	[[ -f "$OUT/.config" ]] && return 0
+	mkdir -p "$OUT" || return 1
+	(cd "$WT" && run_logged "$log" scripts/kconfig/merge_config.sh \
+		-n -O "$OUT" "$CONFIG_FRAGMENT")
+	if grep -q 'not in final .config' "$log" || [[ ! -f "$OUT/.config" ]]; then
+		rm -f "$OUT/.config"
+		return 1
+	fi
+	return 0
+}
+
+# build_prebuild(): start building the tree at $WT as it is into $OUT, in
+# the background and its own process group, to use a core that would
+# idle (a fresh import hashes with one thread); stopped with
+# build_prebuild_stop. Whatever it compiled, the next build reuses:
+# kbuild redoes what changed since and what the stop cut short.
+build_prebuild()
+{
+	local log=$1; shift
+
+	BUILD_PRELOG=$log
+	BUILD_CCACHE_OFF=1
+	build_config "$RUNDIR/logs/prebuild-kconfig.log" || return 1
+	kmake_argv
+	local cmd=(setsid setpriv --pdeathsig TERM "${KMAKE[@]}" bzImage modules)
+	printf '$' > "$log"
+	printf ' %q' "${cmd[@]}" >> "$log"
+	printf '\n' >> "$log"
+	# Not a process group leader (no job control), so setsid makes make
+	# the leader of a new group without forking: $! is the group. If this
+	# shell dies unawares (SIGKILL), make gets SIGTERM and passes it on.
+	(
+		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		exec "${cmd[@]}"
+	) < /dev/null >> "$log" 2>&1 &
+	BUILD_PREBUILD_PID=$!
+	defer build_prebuild_stop
+}
+
+# build_prebuild_stop(): stop a prebuild and wait for it. SIGTERM, as a
+# background job ignores SIGINT; make passes it on and deletes what it
+# had half made.
+build_prebuild_stop()
+{
+	local pid=${BUILD_PREBUILD_PID:-}
+
+	[[ -n "$pid" ]] || return 0
+	kill -TERM -- "-$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	BUILD_PREBUILD_PID=
+	echo "stopped here (the next build goes on from this point)" >> "$BUILD_PRELOG"
+	return 0
+}
+
+# build_sync_dir(): make $2 hold the files of $1 with the same content;
+# files whose content is already the same keep their mtime, so that an
+# incremental build of $2 redoes only what changed.
+build_sync_dir()
+{
+	local src=$1; shift
+	local dst=$1; shift
+	local f
+
+	mkdir -p "$dst" || return 1
+	for f in "$src"/*; do
+		[[ -f "$f" ]] || continue
+		cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/${f##*/}" || return 1
+	done
 }
 
 # build_warnings(): print the normalised warnings of a build log: paths
@@ -80,30 +178,40 @@ stage_build()
 	local prev_warn=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
-	local head new kver merge_log tmp
+	local head new kver merge_log tmp gm
 
 	head=$(git_k rev-parse "HEAD^{tree}")
 	mkdir -p "$OUT" "$art"
+	BUILD_CCACHE_OFF=
+	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1
 	build_touch_changed "$log"
 	# Until the build succeeds, the dir holds a mix of both trees.
 	{ cat "$OUT/.bisect-trees" 2>/dev/null; echo "$head"; } | sort -u > "$OUT/.bisect-trees.new"
 	mv "$OUT/.bisect-trees.new" "$OUT/.bisect-trees"
 
-	if [[ ! -f "$OUT/.config" ]]; then
-		merge_log=$RUNDIR/logs/$STEP_IDX-kconfig.log
-		(cd "$WT" && run_logged "$merge_log" scripts/kconfig/merge_config.sh \
-			-n -O "$OUT" "$CONFIG_FRAGMENT")
-		if grep -q 'not in final .config' "$merge_log" || [[ ! -f "$OUT/.config" ]]; then
-			CELL_STATUS=FAIL
-			CELL_SUMMARY="config fragment does not apply"
-			grep -A2 'Value requested' "$merge_log" > "$detail"
-			echo "next: fix $CONFIG_FRAGMENT (see $merge_log)" >> "$detail"
-			rm -f "$OUT/.config"
-			return "$EXIT_FAIL"
-		fi
+	merge_log=$RUNDIR/logs/$STEP_IDX-kconfig.log
+	if ! build_config "$merge_log"; then
+		CELL_STATUS=FAIL
+		CELL_SUMMARY="config fragment does not apply"
+		grep -A2 'Value requested' "$merge_log" > "$detail"
+		echo "next: fix $CONFIG_FRAGMENT (see $merge_log)" >> "$detail"
+		return "$EXIT_FAIL"
 	fi
-	if ! run_logged "$log" kmake olddefconfig ||
-	   ! run_logged "$log" kmake bzImage modules; then
+	# What a prebuild of this dir (build_prebuild) compiled belongs to
+	# this build's log: its warnings count.
+	if [[ -n "${BUILD_PRELOG:-}" && -f "$BUILD_PRELOG" ]]; then
+		cat "$BUILD_PRELOG" >> "$log"
+		BUILD_PRELOG=
+	fi
+	# A fresh .config is complete (merge_config.sh); a kept one needs
+	# olddefconfig only when Kconfig files changed under it.
+	if ((BUILD_KCONFIG_CHANGED)) && ! run_logged "$log" kmake olddefconfig; then
+		CELL_STATUS=FAIL
+		CELL_SUMMARY="olddefconfig failed"
+		tail -n 5 "$log" > "$detail"
+		return "$EXIT_FAIL"
+	fi
+	if ! run_logged "$log" kmake bzImage modules; then
 		CELL_STATUS=FAIL
 		CELL_SUMMARY="build failed"
 		{
@@ -139,13 +247,19 @@ stage_build()
 	cp "$OUT/arch/x86/boot/bzImage" "$art/bzImage"
 	echo "$kver" > "$art/kernel.release"
 
-	# The guest's test modules, built against this step (M=), outside
-	# the repository. Missing exports must still give a module, so the
-	# guest can show the refusal.
-	rm -rf "$art/guestmod"
-	cp -r "$TOP/test/guest/modules" "$art/guestmod"
-	if ! run_logged "$log" kmake M="$art/guestmod" KBUILD_MODPOST_WARN=1 modules ||
-	   ! run_logged "$log" kmake M="$art/guestmod" INSTALL_MOD_PATH="$art/staging" \
+	# The guest's test modules, built against this step (M=) in a dir
+	# of the build dir, so that kbuild rebuilds them only when their
+	# sources or the headers they use changed. Missing exports must
+	# still give a module, so the guest can show the refusal.
+	gm=$OUT/.bisect-guestmod
+	build_sync_dir "$TOP/test/guest/modules" "$gm" || {
+		CELL_STATUS=FAIL
+		CELL_SUMMARY="cannot copy the guest test modules to $gm"
+		echo "next: check space and permissions of WORKDIR=$WORKDIR" > "$detail"
+		return "$EXIT_FAIL"
+	}
+	if ! run_logged "$log" kmake M="$gm" KBUILD_MODPOST_WARN=1 modules ||
+	   ! run_logged "$log" kmake M="$gm" INSTALL_MOD_PATH="$art/staging" \
 		INSTALL_MOD_DIR=extra modules_install; then
 		CELL_STATUS=FAIL
 		CELL_SUMMARY="guest test modules do not build"

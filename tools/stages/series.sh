@@ -60,8 +60,9 @@ toolchain_id()
 # results also depend on how make is called and on the guest modules.
 build_ids()
 {
-	OUT=$WORKDIR/build/$(hash_of "$(cat "$CONFIG_FRAGMENT")" "$(toolchain_id)")
-	CFG_ID=$(hash_of "$OUT" "$(declare -f kmake stage_build)")
+	# The tree's path is in the build dir's command lines (not relocatable).
+	OUT=$WORKDIR/build/$(hash_of "$(cat "$CONFIG_FRAGMENT")" "$(toolchain_id)" "$WT")
+	CFG_ID=$(hash_of "$OUT" "$(declare -f kmake kmake_argv stage_build)")
 	GUESTMOD_ID=$(hash_files "$TOP"/test/guest/modules/*)
 }
 
