@@ -39,6 +39,8 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 
 FIX=$T_TOP/test/fixtures/faults
 KREPO=$WORKDIR/kernel.git
+# Where bisect-check puts the throwaway worktree of this WORKDIR.
+F_WT=$(bash -c 'source "$1" && wt_root "$2"' - "$T_TOP/tools/lib.sh" "$WORKDIR")/worktree
 PREP_REF=refs/heads/bisect/unexport-kallsyms-v1/v1-base
 
 # How long a signalled run may take to print "interrupted" and to exit
@@ -301,8 +303,8 @@ f_left_behind()
 	exec {fd}>> "$WORKDIR/lock"
 	flock -w 900 "$fd"
 	wt=$(git --git-dir="$KREPO" worktree list --porcelain |
-		grep -Fx "worktree $WORKDIR/worktree")
-	[[ -e "$WORKDIR/worktree" ]] && wt+=" $WORKDIR/worktree exists"
+		grep -Fx "worktree $F_WT")
+	[[ -e "$F_WT" ]] && wt+=" $F_WT exists"
 	refs=$(git --git-dir="$KREPO" for-each-ref refs/heads/import/)
 	exec {fd}>&-
 	t_eq "$what: no worktree left (registered or on disk)" "" "$wt"

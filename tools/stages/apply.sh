@@ -32,12 +32,13 @@ worktree_remove()
 		return 0
 	fi
 	if [[ -n "${INTERRUPTED:-}" && -d "$WT" ]] &&
-	   mv "$WT" "$WORKDIR/worktree.trash.$$" 2>/dev/null; then
+	   mv "$WT" "$WT.trash.$$" 2>/dev/null; then
 		# Interrupted: one rename now; the next run deletes it.
 		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
 		return 0
 	fi
 	worktree_drop "$KREPO" "$WT"
+	wt_root_drop "$WT" "$WORKDIR"
 }
 
 # ensure_worktree(): make the worktree on first use (cached runs may need
@@ -51,25 +52,50 @@ ensure_worktree()
 	WT_READY=1
 }
 
+# worktree_clear(): free $WT for a new worktree and register its removal.
+worktree_clear()
+{
+	local log=$1; shift
+
+	# We hold the WORKDIR lock: anything at $WT is debris of a killed run,
+	# $WT.trash.* that of an interrupted one.
+	rm -rf "$WT".trash.*
+	if [[ -e "$WT" ]]; then
+		echo "removing stale worktree $WT" >> "$log"
+		worktree_remove
+	fi
+	wt_root_make "$WT" || return "$EXIT_SETUP"
+	defer worktree_remove
+}
+
+# worktree_place(): right after an import, move the unpacked tree (old
+# mtimes) to $WT, where it is hashed (import_hash) and may be built from
+# meanwhile; stage_worktree makes it a git worktree once the commit exists.
+worktree_place()
+{
+	local log=$1; shift
+
+	worktree_clear "$log" || return "$EXIT_SETUP"
+	mv "$IMPORT_TREE" "$WT" || return "$EXIT_SETUP"
+	echo "moved the unpacked import to $WT" >> "$log"
+	IMPORT_TREE=$WT
+	WT_PLACED=1
+}
+
 # stage_worktree(): make a fresh worktree at $WT on commit $1.
 stage_worktree()
 {
 	local base=$1; shift
 	local log=$1; shift
 
-	# We hold the WORKDIR lock: anything at $WT is debris of a killed run,
-	# worktree.trash.* that of an interrupted one.
-	rm -rf "$WORKDIR"/worktree.trash.*
-	if [[ -e "$WT" ]]; then
-		echo "removing stale worktree $WT" >> "$log"
-		worktree_remove
-	fi
-	defer worktree_remove
-	if [[ -n "${IMPORT_TREE:-}" && -d "$IMPORT_TREE" ]]; then
+	if [[ -n "${WT_PLACED:-}" ]]; then
 		worktree_adopt "$base" "$log"
 		return
 	fi
-	run_logged "$log" git --git-dir="$KREPO" worktree add -f --detach "$WT" "$base" ||
+	worktree_clear "$log" || return "$EXIT_SETUP"
+	# Parallel checkout: writing 80000 files is mostly system time.
+	run_logged "$log" git --git-dir="$KREPO" -c checkout.workers="$JOBS" \
+		worktree add -f --detach "$WT" "$base" ||
 		return "$EXIT_SETUP"
 	# Same old mtime everywhere: the build dir decides what is new.
 	(cd "$WT" && git ls-files -z | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
@@ -77,25 +103,26 @@ stage_worktree()
 	return 0
 }
 
-# worktree_adopt(): right after an import, make the unpacked tree (old
-# mtimes, already hashed into an index) the worktree instead of checking
-# the same files out again.
+# worktree_adopt(): make the unpacked import at $WT (worktree_place),
+# already hashed into an index, the worktree on commit $1 instead of
+# checking the same files out again.
 worktree_adopt()
 {
 	local base=$1; shift
 	local log=$1; shift
-	local gitfile index
+	local reg=$WT.reg index
 
+	rm -rf "$reg"
 	run_logged "$log" git --git-dir="$KREPO" worktree add -f --no-checkout \
-		--detach "$WT" "$base" || return "$EXIT_SETUP"
-	gitfile=$WT/.git
+		--detach "$reg" "$base" || return "$EXIT_SETUP"
+	mv "$reg/.git" "$WT/.git" && rmdir "$reg" || return "$EXIT_SETUP"
+	run_logged "$log" git --git-dir="$KREPO" worktree repair "$WT" ||
+		return "$EXIT_SETUP"
 	index=$(git -C "$WT" rev-parse --git-path index) || return "$EXIT_SETUP"
 	[[ "$index" == /* ]] || index=$WT/$index
-	mv "$gitfile" "$IMPORT_TREE/.git" &&
-		rmdir "$WT" &&
-		mv "$IMPORT_TREE" "$WT" &&
-		cp "$IMPORT_INDEX" "$index" || return "$EXIT_SETUP"
+	cp "$IMPORT_INDEX" "$index" || return "$EXIT_SETUP"
 	echo "adopted the unpacked import as the worktree" >> "$log"
+	WT_PLACED=
 	IMPORT_TREE=
 	return 0
 }

@@ -35,13 +35,15 @@ import_pkg_version()
 }
 
 # stage_import(): make sure $KREPO holds the import of $PACKAGE; sets
-# BASE_COMMIT and DEB_VERSION. Returns 0 on success, 2 on setup errors.
+# DEB_VERSION, and BASE_COMMIT when an earlier run imported it
+# (IMPORT_REUSED=1); otherwise unpacks the tarball into IMPORT_TREE for
+# import_hash. Returns 0 on success, 2 on setup errors.
 stage_import()
 {
 	local pkg=$1; shift
 	local log=$1; shift
 	local tarball=/usr/src/$pkg.tar.xz
-	local ref tmp top tree
+	local ref tmp top
 
 	DEB_VERSION=$(import_pkg_version "$pkg")
 	if [[ -z "$DEB_VERSION" || ! -r "$tarball" ]]; then
@@ -67,7 +69,9 @@ stage_import()
 	fi
 	IMPORT_REUSED=0
 
-	tmp=$(mktemp -d "$WORKDIR/import.XXXXXX") || return "$EXIT_SETUP"
+	# Next to the worktree: the unpacked tree becomes it by a rename.
+	wt_root_make "$WT" || return "$EXIT_SETUP"
+	tmp=$(mktemp -d "$(dirname "$WT")/import.XXXXXX") || return "$EXIT_SETUP"
 	defer import_cleanup "$tmp"
 	run_logged "$log" tar -C "$tmp" -xf "$tarball" || {
 		msg "import: cannot unpack $tarball (see $log)"
@@ -83,29 +87,84 @@ stage_import()
 	# the unpacked tree can become this run's worktree as it is.
 	(cd "$top" && find . -type f -print0 | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
 		return "$EXIT_SETUP"
+	# The caller hashes it with import_hash (which may take a while:
+	# git add is one thread), and can use the time.
+	IMPORT_TREE=$top
+	IMPORT_INDEX=$tmp/index
+	IMPORT_REF=$ref
+	IMPORT_PKG=$pkg
+	IMPORT_TARBALL=$tarball
+	return 0
+}
+
+# import_hash(): hash the unpacked tree $1 (maybe moved since) into
+# $KREPO as the import commit; print its id. Only reads the tree.
+import_hash()
+{
+	local top=$1; shift
+	local log=$1; shift
+	local tree commit
+
 	# Debian's top-level .gitignore ignores everything at the top level,
 	# so force-add: the import is exactly the tarball's content.
-	run_logged "$log" env GIT_INDEX_FILE="$tmp/index" \
+	run_logged "$log" env GIT_INDEX_FILE="$IMPORT_INDEX" \
 		git --git-dir="$KREPO" --work-tree="$top" add -f -A . ||
 		return "$EXIT_SETUP"
-	tree=$(GIT_INDEX_FILE="$tmp/index" git --git-dir="$KREPO" write-tree) ||
+	tree=$(GIT_INDEX_FILE="$IMPORT_INDEX" git --git-dir="$KREPO" write-tree) ||
 		return "$EXIT_SETUP"
-	BASE_COMMIT=$(GIT_AUTHOR_NAME="$IMPORT_IDENT_NAME" \
+	commit=$(GIT_AUTHOR_NAME="$IMPORT_IDENT_NAME" \
 		GIT_AUTHOR_EMAIL="$IMPORT_IDENT_EMAIL" \
 		GIT_AUTHOR_DATE="$IMPORT_DATE" \
 		GIT_COMMITTER_NAME="$IMPORT_IDENT_NAME" \
 		GIT_COMMITTER_EMAIL="$IMPORT_IDENT_EMAIL" \
 		GIT_COMMITTER_DATE="$IMPORT_DATE" \
 		git --git-dir="$KREPO" commit-tree "$tree" \
-		-m "Import $pkg $DEB_VERSION" \
-		-m "Unpacked from $tarball as installed by Debian's package manager." \
+		-m "Import $IMPORT_PKG $DEB_VERSION" \
+		-m "Unpacked from $IMPORT_TARBALL as installed by Debian's package manager." \
 	) || return "$EXIT_SETUP"
-	git --git-dir="$KREPO" update-ref "$ref" "$BASE_COMMIT" ||
+	git --git-dir="$KREPO" update-ref "$IMPORT_REF" "$commit" ||
 		return "$EXIT_SETUP"
-	echo "imported $ref ($BASE_COMMIT)" >> "$log"
-	# Hand the unpacked tree and its index to stage_worktree.
-	IMPORT_TREE=$top
-	IMPORT_INDEX=$tmp/index
+	echo "imported $IMPORT_REF ($commit)" >> "$log"
+	echo "$commit"
+}
+
+# import_hash_start(): import_hash in the background; its commit id goes
+# to IMPORT_INDEX.commit. Stopped or awaited with import_hash_wait.
+import_hash_start()
+{
+	local top=$1; shift
+	local log=$1; shift
+
+	(
+		# The run's lock stays with the run alone.
+		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		import_hash "$top" "$log"
+	) > "$IMPORT_INDEX.commit" &
+	IMPORT_HASH_PID=$!
+	defer import_hash_stop
+}
+
+# import_hash_wait(): wait for import_hash_start's job; sets BASE_COMMIT.
+import_hash_wait()
+{
+	local rc
+
+	wait "$IMPORT_HASH_PID"
+	rc=$?
+	IMPORT_HASH_PID=
+	((rc == 0)) || return "$rc"
+	BASE_COMMIT=$(cat "$IMPORT_INDEX.commit")
+	[[ -n "$BASE_COMMIT" ]]
+}
+
+# import_hash_stop(): end an unfinished import_hash job, git included
+# (registered with defer).
+import_hash_stop()
+{
+	[[ -n "${IMPORT_HASH_PID:-}" ]] || return 0
+	kill_tree TERM "$IMPORT_HASH_PID"
+	wait "$IMPORT_HASH_PID" 2>/dev/null
+	IMPORT_HASH_PID=
 	return 0
 }
 
@@ -114,4 +173,5 @@ import_cleanup()
 {
 	local tmp=$1; shift
 	rm -rf "$tmp"
+	wt_root_drop "$WT" "$WORKDIR"
 }
