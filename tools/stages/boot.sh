@@ -17,27 +17,13 @@
 # loglevel=5: warnings and worse reach the console (a WARN must fail the
 # step), KERN_INFO noise does not; the runner reads the full log itself.
 readonly BOOT_CMDLINE="console=ttyS0 loglevel=5 panic=-1 rdinit=/bisect/runner"
-readonly KVM_PROBE_TIMEOUT=10
+# The probe guest is done in about a second even under TCG; under a KVM
+# that hangs it spins a core until the timeout, so keep that short.
+readonly KVM_PROBE_TIMEOUT=4
 
-# qemu_kill(): stop a guest and its timeout wrapper (registered with defer).
-qemu_kill()
-{
-	local pid=$1; shift
-	local pidfile=$1; shift
-	local qpid
-
-	kill -TERM "$pid" 2>/dev/null
-	if [[ -f "$pidfile" ]]; then
-		qpid=$(cat "$pidfile" 2>/dev/null)
-		[[ -n "$qpid" ]] && kill -KILL "$qpid" 2>/dev/null
-	fi
-	wait "$pid" 2>/dev/null
-	return 0
-}
-
-# qemu_run(): boot a kernel and initramfs; console and results go to files.
-# Returns QEMU's exit code, 124 when the timeout ended it.
-qemu_run()
+# qemu_start(): boot a kernel and initramfs in the background (QEMU_PID);
+# console and results go to files. qemu_wait collects it.
+qemu_start()
 {
 	local accel=$1; shift
 	local kernel=$1; shift
@@ -45,7 +31,6 @@ qemu_run()
 	local dir=$1; shift
 	local secs=$1; shift
 	local log=$1; shift
-	local pid rc
 	# shellcheck disable=SC2054  # the commas are QEMU's
 	local cmd=(setpriv --pdeathsig KILL timeout -k 3 "$secs"
 		setpriv --pdeathsig KILL qemu-system-x86_64 -accel "$accel"
@@ -61,20 +46,53 @@ qemu_run()
 		printf ' %q' "${cmd[@]}"
 		printf '\n'
 	} >> "$log"
-	# In the background so that Ctrl-C reaches our trap at once.
-	# Without the WORKDIR lock's descriptor, and killed when we die
-	# (--pdeathsig): a guest must not outlive the run nor hold its lock.
+	# A child of this shell, so that Ctrl-C reaches our trap at once and
+	# --pdeathsig kills the guest when this shell dies, even by SIGKILL;
+	# without the WORKDIR lock's descriptor: a guest must not outlive the
+	# run nor hold its lock.
 	(
 		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
 		exec "${cmd[@]}"
 	) < /dev/null >> "$log" 2>&1 &
-	pid=$!
-	defer qemu_kill "$pid" "$dir/qemu.pid"
-	wait "$pid"
+	QEMU_PID=$!
+	QEMU_DIR=$dir
+	QEMU_LOG=$log
+	defer qemu_stop
+}
+
+# qemu_wait(): wait for the guest of qemu_start. Returns QEMU's exit code,
+# 124 when the timeout ended it.
+qemu_wait()
+{
+	local rc
+
+	wait "$QEMU_PID"
 	rc=$?
-	defer_drop
-	echo "qemu exit: $rc" >> "$log"
+	QEMU_PID=
+	echo "qemu exit: $rc" >> "$QEMU_LOG"
 	return "$rc"
+}
+
+# qemu_stop(): stop the guest of qemu_start, if it runs, and its timeout
+# wrapper (registered with defer).
+qemu_stop()
+{
+	local qpid
+
+	[[ -n "${QEMU_PID:-}" ]] || return 0
+	kill -TERM "$QEMU_PID" 2>/dev/null
+	qpid=$(cat "$QEMU_DIR/qemu.pid" 2>/dev/null)
+	[[ -n "$qpid" ]] && kill -KILL "$qpid" 2>/dev/null
+	wait "$QEMU_PID" 2>/dev/null
+	QEMU_PID=
+	return 0
+}
+
+# qemu_run(): qemu_start and qemu_wait: one guest, to its end.
+qemu_run()
+{
+	qemu_start "$@"
+	qemu_wait
 }
 
 readonly GUEST_DRIVERS="data_breakpoint kallsyms_lookup_probe kallsyms_each_probe"
@@ -177,15 +195,16 @@ boot_setup()
 	boot_tools
 	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c")" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
-		"$(declare -f make_initramfs qemu_run boot_one)" \
+		"$(declare -f make_initramfs qemu_start boot_one boot_one_finish boot_pending_finish)" \
 		"$(qemu-system-x86_64 --version | head -n 1)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)")
 	ACCEL_DONE=0
+	BOOT_PENDING=()
 	return 0
 }
 
-# boot_one(): initramfs, QEMU and triage of one step; fills the boot and
-# tests cells (CELL_* of boot, TESTS_* of tests).
+# boot_one(): initramfs and QEMU of one step, started; boot_one_finish
+# waits and judges. Fails (cells filled) when there is no initramfs.
 boot_one()
 {
 	local idx=$1; shift
@@ -193,8 +212,7 @@ boot_one()
 	local log=$1; shift
 	local detail=$1; shift
 	local dir=$RUNDIR/boot/$idx
-	local tdetail=$RUNDIR/details/$idx-tests.txt
-	local t id rc triage kind a b c d e flags=()
+	local t id
 
 	mkdir -p "$dir"
 	for id in "${TEST_IDS[@]}"; do
@@ -208,10 +226,26 @@ boot_one()
 		tail -n 5 "$log" > "$detail"
 		TESTS_STATUS=skip
 		TESTS_SUMMARY="no initramfs"
-		return
+		return 1
 	fi
 	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
-	qemu_run "$ACCEL" "$art/bzImage" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
+	qemu_start "$ACCEL" "$art/bzImage" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
+}
+
+# boot_one_finish(): wait for the guest of boot_one and triage console and
+# results; fills the boot and tests cells (CELL_* of boot, TESTS_* of
+# tests).
+boot_one_finish()
+{
+	local idx=$1; shift
+	local art=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local dir=$RUNDIR/boot/$idx
+	local tdetail=$RUNDIR/details/$idx-tests.txt
+	local rc triage kind a b c d e flags=()
+
+	qemu_wait
 	rc=$?
 	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
 	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
@@ -247,11 +281,17 @@ boot_one()
 }
 
 # boot_step(): the boot and tests cells of one built step, via the cache.
+# An uncached boot starts here and is judged by boot_pending_finish: at
+# once, or with BOOT_ASYNC=1 when the next boot starts or the run ends,
+# so that the guest (one thread under TCG) runs while the next step
+# builds (a build leaves a core idle while it links).
 boot_step()
 {
 	local idx=$1; shift
 	local art=$1; shift
-	local key log detail t id exp=""
+	local key id t0 exp=""
+	local log=$RUNDIR/logs/$idx-boot.log
+	local detail=$RUNDIR/details/$idx-boot.txt
 
 	for id in "${TEST_IDS[@]}"; do
 		exp+="$id=${EXPECT["$idx:$id"]} "
@@ -265,21 +305,62 @@ boot_step()
 		cell "$idx" tests "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" -
 		return
 	fi
+	boot_pending_finish
 	if ((!ACCEL_DONE)); then
 		kvm_probe "$art"
 		meta accel "$ACCEL: $ACCEL_WHY"
 		progress "boot: using $ACCEL ($ACCEL_WHY)"
 		ACCEL_DONE=1
 	fi
-	log=$RUNDIR/logs/$idx-boot.log
-	detail=$RUNDIR/details/$idx-boot.txt
 	progress "${STEP_LABEL[idx]} boot: start"
-	t=$(now_ms)
 	: > "$log"
-	boot_one "$idx" "$art" "$log" "$detail"
-	CELL_MS=$(($(now_ms) - t))
-	cache_put boot "$key" "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" "$detail"
+	t0=$(now_ms)
+	if ! boot_one "$idx" "$art" "$log" "$detail"; then
+		boot_done "$idx" "$key" $(($(now_ms) - t0))
+		return
+	fi
+	BOOT_PENDING=("$idx" "$art" "$key" "$t0")
+	[[ "${BOOT_ASYNC:-0}" == 1 ]] || boot_pending_finish
+}
+
+# boot_pending_finish(): judge the boot boot_step started, if any.
+boot_pending_finish()
+{
+	local idx art key t0 t end f
+
+	((${#BOOT_PENDING[@]})) || return 0
+	idx=${BOOT_PENDING[0]}
+	art=${BOOT_PENDING[1]}
+	key=${BOOT_PENDING[2]}
+	t0=${BOOT_PENDING[3]}
+	BOOT_PENDING=()
+	# The guest's own time: to the end of the wait below when it still
+	# runs, else to its last output (QEMU logs being ended by the timeout).
+	end=
+	if ! kill -0 "$QEMU_PID" 2>/dev/null; then
+		end=$t0
+		for f in "$RUNDIR/boot/$idx/console.log" "$RUNDIR/boot/$idx/results.ktap" \
+			 "$RUNDIR/logs/$idx-boot.log"; do
+			[[ -f "$f" ]] || continue
+			t=$(date -r "$f" +%s%3N)
+			((t > end)) && end=$t
+		done
+	fi
+	boot_one_finish "$idx" "$art" "$RUNDIR/logs/$idx-boot.log" \
+		"$RUNDIR/details/$idx-boot.txt"
+	[[ -n "$end" ]] || end=$(now_ms)
+	boot_done "$idx" "$key" $((end - t0))
+}
+
+# boot_done(): record and report the boot and tests cells of step $1.
+boot_done()
+{
+	local idx=$1; shift
+	local key=$1; shift
+	local ms=$1; shift
+
+	cache_put boot "$key" "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/details/$idx-boot.txt"
 	cache_put tests "$key" "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/details/$idx-tests.txt"
-	cell "$idx" boot "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" "$log"
+	cell "$idx" boot "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/logs/$idx-boot.log"
 	cell "$idx" tests "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/boot/$idx/results.ktap"
 }
