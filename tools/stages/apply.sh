@@ -31,9 +31,11 @@ worktree_remove()
 		msg "KEEP=1: the worktree stays at $WT"
 		return 0
 	fi
+	# Interrupted, with the worktree on disk: one rename now, the next
+	# run deletes it (on tmpfs, deleting takes a second and frees RAM).
 	if [[ -n "${INTERRUPTED:-}" && -d "$WT" ]] &&
+	   [[ "$(dirname "$WT")" -ef "$WORKDIR" ]] &&
 	   mv "$WT" "$WT.trash.$$" 2>/dev/null; then
-		# Interrupted: one rename now; the next run deletes it.
 		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
 		return 0
 	fi
