@@ -141,7 +141,8 @@ import_hash_start()
 		import_hash "$top" "$log"
 	) > "$IMPORT_INDEX.commit" &
 	IMPORT_HASH_PID=$!
-	defer import_hash_stop
+	# Ends an unfinished job, git included.
+	defer job_stop IMPORT_HASH_PID
 }
 
 # import_hash_wait(): wait for import_hash_start's job; sets BASE_COMMIT.
@@ -155,17 +156,6 @@ import_hash_wait()
 	((rc == 0)) || return "$rc"
 	BASE_COMMIT=$(cat "$IMPORT_INDEX.commit")
 	[[ -n "$BASE_COMMIT" ]]
-}
-
-# import_hash_stop(): end an unfinished import_hash job, git included
-# (registered with defer).
-import_hash_stop()
-{
-	[[ -n "${IMPORT_HASH_PID:-}" ]] || return 0
-	kill_tree TERM "$IMPORT_HASH_PID"
-	wait "$IMPORT_HASH_PID" 2>/dev/null
-	IMPORT_HASH_PID=
-	return 0
 }
 
 # import_cleanup(): remove what is left of an import's scratch dir.
