@@ -15,13 +15,24 @@
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 
 # kmake(): make in the worktree with the fixed build environment; ccache
-# keeps its cache in WORKDIR. Depend mode: a miss costs the compile and a
-# hash of the headers it read, not a second run of the preprocessor.
+# keeps its cache in WORKDIR.
+#
+# ccache runs in its default mode (direct, falling back to the
+# preprocessor), never in depend mode: depend mode keys an object by the
+# source and the headers of the compiler's -MD list, which never names
+# what an assembler `.incbin` pulls in. x86's piggy.S only records the
+# sizes of vmlinux.bin.gz and .incbin's it, so two kernels whose
+# compressed payloads had the same length got the same piggy.o, and the
+# bzImage booted an earlier step's kernel. The default mode sees
+# `.incbin` in the preprocessed text and compiles such files every time
+# (test/host/t-ccache.sh proves both).
+#
 # BUILD_CCACHE_OFF=1 passes every call straight to gcc: set for a fresh
 # build dir, which means a config or toolchain not built before (build
 # dirs are kept per both), so nothing can hit and filling the cache would
-# cost a fifth of the build (a third outside depend mode). CC stays the
-# same, so kbuild sees no changed command lines.
+# cost a fifth of the build. CC stays the same, so kbuild sees no changed
+# command lines. BUILD_IDENT, when set, is the version the kernel
+# carries (build_ident in series.sh).
 kmake()
 {
 	kmake_argv
@@ -32,14 +43,18 @@ kmake()
 kmake_argv()
 {
 	# ccache takes any value of CCACHE_DISABLE, even empty, as "on".
-	local off=()
+	local off=() ident=()
 	[[ "${BUILD_CCACHE_OFF:-}" == 1 ]] && off=(CCACHE_DISABLE=1)
-	KMAKE=(env "${off[@]}"
+	[[ -n "${BUILD_IDENT:-}" ]] && ident=(KBUILD_BUILD_VERSION="$BUILD_IDENT")
+	# No depend mode, whatever a system ccache.conf or the environment
+	# says; no sloppiness of the user's either.
+	KMAKE=(env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}"
+		CCACHE_NODEPEND=1
 		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache}"
-		CCACHE_DEPEND=1
 		make -C "$WT" O="$OUT" -j"$JOBS"
 		CC="ccache gcc"
 		LOCALVERSION=
+		"${ident[@]}"
 		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP"
 		KBUILD_BUILD_USER=bisect
 		KBUILD_BUILD_HOST=bisect-check)
@@ -169,6 +184,45 @@ build_recompiled()
 	sed -n 's#^  CC \(\[M\] \)\{0,1\} *\([^ ]*\)\.o$#\2#p' "$log" | sort -u
 }
 
+# build_identity(): prove that the image in $1 is the kernel this build
+# linked, and write what the guest must report (identity.tsv: uname -r,
+# uname -v, each module's srcversion). Prints why not and fails when the
+# version string or the banner inside the compressed image is not this
+# build's.
+build_identity()
+{
+	local art=$1; shift
+	local log=$1; shift
+	local uts banner ko name src
+
+	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$OUT/include/generated/utsversion.h" 2>/dev/null)
+	if [[ "$uts" != "#$BUILD_IDENT "* ]]; then
+		echo "expected: a kernel version starting #$BUILD_IDENT (KBUILD_BUILD_VERSION)"
+		echo "actual: '${uts:-none}' in $OUT/include/generated/utsversion.h"
+		return 1
+	fi
+	# The banner of the vmlinux inside the image, decompressed the way
+	# the kernel's own scripts do it.
+	banner=$("$WT/scripts/extract-vmlinux" "$art/bzImage" 2>> "$log" |
+		strings -n 16 | grep -m 1 '^Linux version ')
+	if [[ "$banner" != *" $uts" ]]; then
+		echo "expected: the kernel inside $art/bzImage says $uts"
+		echo "actual: ${banner:-no Linux version banner found}"
+		echo "next: a stale object reached the image; rerun with FORCE=1 and report it"
+		return 1
+	fi
+	{
+		printf 'uname-r\t%s\n' "$(cat "$art/kernel.release")"
+		printf 'uname-v\t%s\n' "$uts"
+		while IFS= read -r ko; do
+			name=$(modinfo -F name "$ko") || continue
+			src=$(modinfo -F srcversion "$ko") || continue
+			[[ -n "$name" && -n "$src" ]] && printf 'srcversion\t%s\t%s\n' "$name" "$src"
+		done < <(find "$art/staging" -name '*.ko' | LC_ALL=C sort)
+	} > "$art/identity.tsv"
+	echo "identity: $uts, $(grep -c '^srcversion' "$art/identity.tsv") module(s)" >> "$log"
+}
+
 # stage_build(): build the worktree's HEAD into $OUT and its artifacts
 # into $1; $2 holds the previous step's warnings. Sets CELL_STATUS and
 # CELL_SUMMARY.
@@ -181,7 +235,10 @@ stage_build()
 	local head new kver merge_log tmp gm
 
 	head=$(git_k rev-parse "HEAD^{tree}")
+	BUILD_IDENT=$(build_ident "$head")
 	mkdir -p "$OUT" "$art"
+	touch "$OUT"
+	rm -f "$art/identity.tsv"
 	BUILD_CCACHE_OFF=
 	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1
 	build_touch_changed "$log"
@@ -267,6 +324,12 @@ stage_build()
 		return "$EXIT_FAIL"
 	fi
 
+	if ! build_identity "$art" "$log" > "$detail"; then
+		CELL_STATUS=FAIL
+		CELL_SUMMARY="the image is not the kernel built"
+		return "$EXIT_FAIL"
+	fi
+
 	if [[ -n "$new" && "${BUILD_IGNORE_WARNINGS:-0}" != 1 ]]; then
 		CELL_STATUS=FAIL
 		CELL_SUMMARY="$(wc -l <<< "$new") new warning(s)"
@@ -279,6 +342,6 @@ stage_build()
 		return "$EXIT_FAIL"
 	fi
 	CELL_STATUS=ok
-	CELL_SUMMARY="$kver"
+	CELL_SUMMARY="$kver #$BUILD_IDENT"
 	return 0
 }

@@ -60,8 +60,9 @@ toolchain_id()
 # results also depend on how make is called and on the guest modules.
 build_ids()
 {
+	TOOLCHAIN_ID=$(toolchain_id)
 	# The tree's path is in the build dir's command lines (not relocatable).
-	OUT=$WORKDIR/build/$(hash_of "$(cat "$CONFIG_FRAGMENT")" "$(toolchain_id)" "$WT")
+	OUT=$WORKDIR/build/$(hash_of "$(cat "$CONFIG_FRAGMENT")" "$TOOLCHAIN_ID" "$WT")
 	CFG_ID=$(hash_of "$OUT" "$(declare -f kmake kmake_argv stage_build)")
 	GUESTMOD_ID=$(hash_files "$TOP"/test/guest/modules/*)
 }
@@ -71,4 +72,14 @@ build_key()
 {
 	local tree=$1; shift
 	hash_of "$tree" "$CFG_ID" "$GUESTMOD_ID"
+}
+
+# build_ident(): the identity the kernel of one tree carries in its
+# version string (KBUILD_BUILD_VERSION, `uname -v` in the guest): made
+# only of what decides the image, the tree, the config and the toolchain,
+# so that the same inputs give the same image and any two steps differ.
+build_ident()
+{
+	local tree=$1; shift
+	hash_of "$tree" "$(cat "$CONFIG_FRAGMENT")" "$TOOLCHAIN_ID" | cut -c1-12
 }
