@@ -27,7 +27,7 @@ cleanup()
 }
 trap 'cleanup; rm -rf "$T_TMP"' EXIT
 
-t_plan 8
+t_plan 10
 
 if ! git --git-dir="$KREPO" rev-parse -q --verify bisect/unexport-kallsyms-v1/v1 >/dev/null; then
 	e2e_run "$SERIES" LOCK_WAIT=900
@@ -40,6 +40,11 @@ git --git-dir="$KREPO" worktree add -q --detach "$WT" "$tip"
 t_rc "the tip (3/3) is bad for hwbp-default-load" 1 \
 	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"
 t_grep "the verdict quotes the guest" 'ENXIO' "$T_OUT"
+t_grep "the boot names the kernel it proved it ran" \
+	'boot: (cached-)?ok \([0-9.]+s\) .*ok, booted #[0-9a-f]{12} ' "$T_OUT"
+t_eq "the kernel booted is the one built" \
+	"$(grep -o 'build: .*#[0-9a-f]\{12\}' "$T_OUT" | grep -o '#[0-9a-f]\{12\}')" \
+	"$(grep -o 'booted #[0-9a-f]\{12\}' "$T_OUT" | cut -d' ' -f2)"
 git -C "$WT" checkout -q "$tip~2"
 t_rc "1/3 is good for hwbp-default-load" 0 \
 	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"

@@ -38,6 +38,8 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include "../../tools/src/splat.h"
+
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
 /* Whole run; the host has its own, longer, timeout around QEMU. */
@@ -335,14 +337,12 @@ struct kmsg_log {
 static char kmsg_lines[KMSG_MAX_LINES][KMSG_LINE_LEN];
 
 /*
- * No "Call Trace" here: the sample's own handler calls dump_stack() each
- * time the watched symbol is touched (e.g. pid_max by fork() in rmmod's
- * child while a read/write breakpoint is armed). A real BUG, Oops or
- * WARN has its own line above its trace.
+ * A bad message opens a splat, by the kernel's own formats (splat.h, the
+ * same test as the host's triage). No "Call Trace" here: the sample's
+ * own handler calls dump_stack() each time the watched symbol is touched
+ * (e.g. pid_max by fork() in rmmod's child while a read/write breakpoint
+ * is armed). A real BUG, Oops or WARN has its own line above its trace.
  */
-static const char * const kmsg_bad_words[] = {
-	"BUG", "Oops", "WARNING", "general protection",
-};
 
 /* Lines worth quoting first, in log order. */
 static const char * const kmsg_notable_words[] = {
@@ -420,7 +420,7 @@ static void kmsg_collect(struct kmsg_log *log)
 			*end = '\0';
 
 		log->total++;
-		if (has_any(msg, kmsg_bad_words, ARRAY_SIZE(kmsg_bad_words)))
+		if (splat_kind(msg) != SPLAT_NONE)
 			log->bad = true;
 		if (strstr(msg, HANDLER_MSG))
 			log->handler++;
@@ -644,6 +644,50 @@ struct load_arg {
 	const char *params;
 };
 
+#define IDENT_MAX_MODULES	16
+
+/*
+ * "# identity: srcversion <module> <hash>" once per module that loaded:
+ * the host compares it with the srcversion of the step's .ko, so a
+ * module of another build is caught (booted X, built Y).
+ */
+static void report_srcversion(const char *file)
+{
+	static char seen[IDENT_MAX_MODULES][64];
+	static unsigned int nseen;
+	char name[64], path[MOD_PATH_LEN], buf[64];
+	unsigned int i;
+	ssize_t n;
+	char *p;
+	int fd;
+
+	snprintf(name, sizeof(name), "%s", file);
+	p = strstr(name, ".ko");
+	if (p)
+		*p = '\0';
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	for (i = 0; i < nseen; i++)
+		if (!strcmp(seen[i], name))
+			return;
+	if (nseen < IDENT_MAX_MODULES)
+		snprintf(seen[nseen++], sizeof(seen[0]), "%s", name);
+	snprintf(path, sizeof(path), "/sys/module/%s/srcversion", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		emit("# identity: srcversion %s none (%s)", name, strerror(errno));
+		return;
+	}
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	emit("# identity: srcversion %s %s", name, *buf ? buf : "none");
+}
+
 static int do_load(const void *p)
 {
 	const struct load_arg *arg = p;
@@ -686,6 +730,8 @@ static bool load_module(const char *file, const char *params,
 	arg.params = params;
 	run_op(res, do_load, &arg);
 	close(arg.fd);
+	if (res->status == OP_OK)
+		report_srcversion(file);
 	return true;
 }
 
@@ -978,13 +1024,18 @@ int main(void)
 	if (child_page == MAP_FAILED)
 		child_page = calloc(1, sizeof(*child_page));
 
-	if (uname(&uts) < 0)
+	if (uname(&uts) < 0) {
 		strcpy(uts.release, "unknown");
+		strcpy(uts.version, "unknown");
+	}
 	snprintf(mod_dir, sizeof(mod_dir), "/lib/modules/%s", uts.release);
 
 	emit("KTAP version 1");
 	emit("1..7");
 	emit("# runner: kernel %s", uts.release);
+	/* Which kernel booted: the host compares it with what it built. */
+	emit("# identity: uname-r %s", uts.release);
+	emit("# identity: uname-v %s", uts.version);
 	if (kmsg_fd < 0)
 		emit("# runner: cannot read /dev/kmsg: %s", strerror(errno));
 

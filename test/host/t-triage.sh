@@ -34,7 +34,7 @@ last_detail()
 	grep '^boot-detail' "$T_OUT" | tail -n 1
 }
 
-t_plan 66
+t_plan 102
 
 # --- clean quiet boot, all tests as declared ---
 triage "clean boot, complete results: exit 0" 0 \
@@ -178,5 +178,66 @@ t_grep "the error names the expect file and line" \
 	'expect-bad\.tsv:1: expected yes or no, got "maybe"' "$T_OUT"
 triage "bad --timed-out exits 2" 2 clean.console complete.ktap expect.tsv \
 	--timed-out soon
+
+
+# --- which kernel booted: the runner's identity against the build's ---
+triage "identity as built: exit 0" 0 clean.console identity.ktap expect.tsv \
+	--identity "$FIX/identity.tsv"
+t_grep "same identity: boot ok" "^boot${TAB}ok${TAB}ok\$" "$T_OUT"
+t_grep "identity line names both" \
+	"^identity${TAB}ok${TAB}#1a2b3c4d5e6f Thu Jan  1 00:00:00 UTC 2000${TAB}#1a2b3c4d5e6f " "$T_OUT"
+t_nogrep "identity lines are no test's diagnostics" 'identity:' "$T_OUT"
+
+triage "another kernel booted: exit 1" 1 clean.console identity.ktap expect.tsv \
+	--identity "$FIX/identity-other.tsv"
+t_grep "booted X, built Y" \
+	"^boot${TAB}FAIL${TAB}booted #1a2b3c4d5e6f, built #99aa88bb77cc\$" "$T_OUT"
+t_grep "identity FAIL" "^identity${TAB}FAIL${TAB}" "$T_OUT"
+t_grep "detail: what booted" \
+	"^boot-detail${TAB}booted: 6\.1\.192-bisect #1a2b3c4d5e6f Thu Jan  1 00:00:00 UTC 2000\$" "$T_OUT"
+t_grep "detail: what was built" \
+	"^boot-detail${TAB}built: 6\.1\.192-bisect #99aa88bb77cc " "$T_OUT"
+t_grep "tests are still judged" "^tests${TAB}ok${TAB}" "$T_OUT"
+
+triage "a module of another build: exit 1" 1 clean.console identity.ktap expect.tsv \
+	--identity "$FIX/identity-module.tsv"
+t_grep "the module is named with both srcversions" \
+	"^boot${TAB}FAIL${TAB}booted module data_breakpoint srcversion 0F3B1C9D2E7A6B5C4D3E2F1, built A{23}\$" "$T_OUT"
+
+triage "no uname -v from a finished runner: exit 1" 1 clean.console \
+	identity-none.ktap expect.tsv --identity "$FIX/identity.tsv"
+t_grep "unknown kernel" "^boot${TAB}FAIL${TAB}booted an unknown kernel, built #1a2b3c4d5e6f " "$T_OUT"
+
+triage "no identity and no result: the boot failed anyway" 1 hung.console \
+	hung.ktap expect.tsv --identity "$FIX/identity.tsv" --timed-out 60
+t_grep "a timeout stays a timeout" "^boot${TAB}FAIL${TAB}timeout\$" "$T_OUT"
+t_grep "identity unknown" "^identity${TAB}unknown${TAB}-${TAB}" "$T_OUT"
+
+printf 'uname-r\t6.1\n' > "$T_TMP/noversion.tsv"
+triage "an identity file without uname-v: exit 2" 2 clean.console identity.ktap \
+	expect.tsv --identity "$T_TMP/noversion.tsv"
+t_grep "names the file" "noversion\.tsv: no uname-v line" "$T_OUT"
+
+# --- splats by the kernel's formats (splat.h), not by words in a line ---
+triage "DEBUG:, BUGS_x, 'WARNING count', 'Oops count' are no splats: exit 0" 0 \
+	lookalike.console complete.ktap expect.tsv
+for k in warn:warning ubsan:warning opcode:oops arm64:oops gpf:oops null:oops; do
+	triage "splat-${k%%:*}: a ${k#*:} (exit 1)" 1 "splat-${k%%:*}.console" \
+		complete.ktap expect.tsv
+	t_grep "splat-${k%%:*}: boot FAIL ${k#*:}" "^boot${TAB}FAIL${TAB}${k#*:}\$" "$T_OUT"
+done
+
+# --- 100k results and expectations: log-time lookups, not minutes ---
+awk 'BEGIN { print "KTAP version 1"
+	for (i = 0; i < 100000; i++) printf "# t%d: diag %d\nok %d t%d\n", i, i, i + 1, i
+	print "# runner: done" }' > "$T_TMP/big.ktap"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "t%d\tyes\n", i }' > "$T_TMP/big.tsv"
+t_rc "100k tests judged within 20 s" 0 timeout 20 "$TRIAGE" --console "$FIX/clean.console" \
+	--results "$T_TMP/big.ktap" --expect "$T_TMP/big.tsv"
+t_grep "100k tests: all as declared" "^tests${TAB}ok${TAB}100000/100000 as declared\$" "$T_OUT"
+t_grep "100k tests: each keeps its own diagnostics" "^test${TAB}t99999${TAB}yes${TAB}yes${TAB}ok${TAB}diag 99999\$" "$T_OUT"
+printf 't5\tno\n' >> "$T_TMP/big.tsv"
+t_rc "a duplicate after 100k ids: exit 2 within 20 s" 2 timeout 20 "$TRIAGE" \
+	--console "$FIX/clean.console" --results "$T_TMP/big.ktap" --expect "$T_TMP/big.tsv"
 
 t_done

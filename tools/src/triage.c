@@ -4,7 +4,8 @@
  *
  * Usage:
  *	triage --console FILE --results FILE --expect FILE
- *	       [--timed-out SECONDS] [--qemu-exit N] [--only-declared]
+ *	       [--identity FILE] [--timed-out SECONDS] [--qemu-exit N]
+ *	       [--only-declared]
  *
  * --console	raw serial console (ttyS0) of the guest; \r, NULs, ANSI
  *		escapes and a partial last line are tolerated.
@@ -21,9 +22,18 @@
  * --qemu-exit	QEMU's exit status; validated, informational only.
  * --only-declared  judge only the declared tests; ignore the others the
  *		runner reported (bisect-run asks about a few claims).
+ * --identity	what the host built: lines "uname-r<TAB>release",
+ *		"uname-v<TAB>version" and "srcversion<TAB>module<TAB>hash".
+ *		The runner reports the booted kernel's as "# identity:
+ *		uname-r|uname-v <value>" and, per module it loaded, "#
+ *		identity: srcversion <module> <hash>". A different release
+ *		or version, a module srcversion that differs or was not
+ *		built, or a finished runner that reported no version fails
+ *		the boot: another kernel than the one built was booted.
  *
  * Output (stdout, tab separated):
- *	boot	ok|FAIL	ok|panic|timeout|oops|warning|no result
+ *	boot	ok|FAIL	ok|panic|timeout|booted X, built Y|oops|warning|no result
+ *	identity	ok|FAIL|unknown	<booted uname -v>	<built uname -v>
  *	boot-detail	<console line>		(0..20 lines)
  *	tests	ok|FAIL|skip	<summary>
  *	test	<id>	<yes|no|->	<yes|no|error|missing>	ok|FAIL	<diags>
@@ -34,7 +44,8 @@
  * skip", which is printed when the boot failed and no result came back.
  *
  * Boot verdict, first match wins: timed out; "Kernel panic - not
- * syncing"; a bad line (below); no "# runner: done" in the results;
+ * syncing"; another kernel or module than the one built (--identity); a
+ * bad line (below); no "# runner: done" in the results;
  * otherwise ok. Bad lines contain "Oops", "BUG:", "kernel BUG at",
  * "KASAN", "general protection" (reason oops), "WARNING:" at the start
  * of the message (reason warning, unless an oops-class line is present
@@ -75,6 +86,7 @@ enum bad {
 #define UTIL_PROG "triage"
 #define UTIL_ERROR TRIAGE_ERROR
 #include "util.h"
+#include "splat.h"
 
 enum actual {
 	ACT_MISSING,
@@ -125,7 +137,8 @@ static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s --console FILE --results FILE --expect FILE\n"
-		"       [--timed-out SECONDS] [--qemu-exit N] [--only-declared]\n",
+		"       [--identity FILE] [--timed-out SECONDS] [--qemu-exit N]\n"
+		"       [--only-declared]\n",
 		prog);
 	exit(TRIAGE_ERROR);
 }
@@ -256,14 +269,12 @@ static const char *msg_start(const char *s)
 
 static int is_warn_header(const char *s)
 {
-	return !strncmp(msg_start(s), "WARNING:", 8);
+	return splat_kind(msg_start(s)) == SPLAT_WARN;
 }
 
 static int is_oops_header(const char *s)
 {
-	return strstr(s, "Oops") || strstr(s, "BUG:") ||
-	       strstr(s, "kernel BUG at") || strstr(s, "KASAN") ||
-	       strstr(s, "general protection");
+	return splat_kind(msg_start(s)) == SPLAT_OOPS;
 }
 
 /* Is the trace starting at line i an explicit dump_stack()? */
@@ -390,11 +401,68 @@ static char *trim(char *s)
 	return s;
 }
 
-static void read_expect(const char *path, struct expect **pe, size_t *pn)
+/*
+ * A sorted index of (name, position) pairs, so that a lookup by name
+ * costs log n: 100k results or expectations are checked in well under a
+ * second, where a linear search per name took minutes.
+ */
+struct name_pos {
+	const char *name;
+	size_t pos;
+};
+
+static int name_pos_cmp(const void *a, const void *b)
+{
+	const struct name_pos *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static void index_sort(struct name_pos *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), name_pos_cmp);
+}
+
+/* The first entry of v[0..n) not ordered before (name, pos). */
+static size_t index_lower(const struct name_pos *v, size_t n,
+			  const char *name, size_t pos)
+{
+	struct name_pos key = { name, pos };
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (name_pos_cmp(&v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Grow *p to hold at least n + 1 elements of size sz (doubling). */
+static void grow(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp;
+
+	if (n < *cap)
+		return;
+	*cap = *cap ? *cap * 2 : 64;
+	*p = xrealloc(*p, *cap * sz);
+}
+
+static void read_expect(const char *path, struct expect **pe, size_t *pn,
+			struct name_pos **pidx)
 {
 	struct expect *e = NULL;
+	struct name_pos *idx;
 	struct lines l;
-	size_t i, j, n = 0;
+	size_t i, n = 0, cap = 0, dup_line = 0;
+	size_t *line_of = NULL, lcap = 0;
 	char *s, *tab, *val;
 
 	read_lines(&l, "expect", path);
@@ -411,11 +479,10 @@ static void read_expect(const char *path, struct expect **pe, size_t *pn)
 		s = trim(s);
 		if (*s == '\0' || strchr(s, ' '))
 			die("%s:%zu: bad test id", path, i + 1);
-		for (j = 0; j < n; j++)
-			if (!strcmp(e[j].id, s))
-				die("%s:%zu: duplicate test id %s", path, i + 1, s);
-		e = xrealloc(e, (n + 1) * sizeof(*e));
+		grow(&e, &cap, n, sizeof(*e));
+		grow(&line_of, &lcap, n, sizeof(*line_of));
 		e[n].id = s;
+		line_of[n] = i + 1;
 		if (!strcmp(val, "yes"))
 			e[n].want = ACT_YES;
 		else if (!strcmp(val, "no"))
@@ -424,26 +491,46 @@ static void read_expect(const char *path, struct expect **pe, size_t *pn)
 			die("%s:%zu: expected yes or no, got \"%s\"", path, i + 1, val);
 		n++;
 	}
+	/* Duplicates are neighbours once sorted; name the first repeat. */
+	idx = xrealloc(NULL, (n + 1) * sizeof(*idx));
+	for (i = 0; i < n; i++) {
+		idx[i].name = e[i].id;
+		idx[i].pos = i;
+	}
+	index_sort(idx, n);
+	for (i = 1; i < n; i++)
+		if (!strcmp(idx[i].name, idx[i - 1].name) &&
+		    (!dup_line || line_of[idx[i].pos] < dup_line))
+			dup_line = line_of[idx[i].pos];
+	if (dup_line)
+		for (i = 0; i < n; i++)
+			if (line_of[i] == dup_line)
+				die("%s:%zu: duplicate test id %s", path,
+				    dup_line, e[i].id);
+	free(line_of);
 	*pe = e;
 	*pn = n;
+	*pidx = idx;
 }
 
 struct results {
 	struct result *r;
-	size_t nr;
+	size_t nr, cap;
 	struct diag *d;
-	size_t nr_diag;
+	size_t nr_diag, cap_diag;
+	struct name_pos *by_id;		/* r, sorted by id and position */
+	struct name_pos *diag_by_id;	/* d, likewise */
 	int done;
 };
 
+/* The last result reported for id, or NULL. */
 static struct result *find_result(struct results *res, const char *id)
 {
-	size_t i;
+	size_t i = index_lower(res->by_id, res->nr, id, (size_t)-1);
 
-	for (i = res->nr; i > 0; i--)
-		if (!strcmp(res->r[i - 1].id, id))
-			return &res->r[i - 1];
-	return NULL;
+	if (i == 0 || strcmp(res->by_id[i - 1].name, id))
+		return NULL;
+	return &res->r[res->by_id[i - 1].pos];
 }
 
 /* "ok N id [# directive]" or "not ok N id [# directive]" */
@@ -464,7 +551,7 @@ static void parse_result(struct results *res, char *s, enum actual act)
 	if (*id == '\0')
 		return;
 	id[strcspn(id, " ")] = '\0';
-	res->r = xrealloc(res->r, (res->nr + 1) * sizeof(*res->r));
+	grow(&res->r, &res->cap, res->nr, sizeof(*res->r));
 	r = &res->r[res->nr++];
 	r->id = id;
 	r->actual = act;
@@ -497,8 +584,8 @@ static void read_results(const char *path, struct results *res)
 			if (n == 0 || strncmp(colon, ": ", 2))
 				continue;
 			*colon = '\0';
-			res->d = xrealloc(res->d,
-					  (res->nr_diag + 1) * sizeof(*res->d));
+			grow(&res->d, &res->cap_diag, res->nr_diag,
+			     sizeof(*res->d));
 			res->d[res->nr_diag].id = s;
 			res->d[res->nr_diag].text = trim(colon + 2);
 			res->nr_diag++;
@@ -512,6 +599,19 @@ static void read_results(const char *path, struct results *res)
 		else if (!strncmp(s, "not ok ", 7))
 			parse_result(res, s + 7, ACT_NO);
 	}
+	res->by_id = xrealloc(NULL, (res->nr + 1) * sizeof(*res->by_id));
+	for (i = 0; i < res->nr; i++) {
+		res->by_id[i].name = res->r[i].id;
+		res->by_id[i].pos = i;
+	}
+	index_sort(res->by_id, res->nr);
+	res->diag_by_id = xrealloc(NULL, (res->nr_diag + 1) *
+				   sizeof(*res->diag_by_id));
+	for (i = 0; i < res->nr_diag; i++) {
+		res->diag_by_id[i].name = res->d[i].id;
+		res->diag_by_id[i].pos = i;
+	}
+	index_sort(res->diag_by_id, res->nr_diag);
 }
 
 static void diags_of(struct strbuf *b, const struct results *res,
@@ -519,12 +619,11 @@ static void diags_of(struct strbuf *b, const struct results *res,
 {
 	size_t i;
 
-	for (i = 0; i < res->nr_diag; i++) {
-		if (strcmp(res->d[i].id, id))
-			continue;
+	for (i = index_lower(res->diag_by_id, res->nr_diag, id, 0);
+	     i < res->nr_diag && !strcmp(res->diag_by_id[i].name, id); i++) {
 		if (b->len)
 			sb_add(b, " | ");
-		sb_add(b, res->d[i].text);
+		sb_add(b, res->d[res->diag_by_id[i].pos].text);
 	}
 }
 
@@ -550,6 +649,161 @@ static void put_test(const char *id, const char *want, enum actual act,
 	free(b.s);
 }
 
+/* What was built (--identity) and what the runner says booted. */
+struct identity {
+	char *release, *version;	/* NULL: not known */
+	char **mod, **src;		/* module name and srcversion */
+	size_t nr_mod;
+};
+
+#define IDENT_PREFIX	"identity"
+
+/* Split "key rest" at the first space; NULL when there is no value. */
+static char *split_word(char *s)
+{
+	char *sp = strchr(s, ' ');
+
+	if (!sp)
+		return NULL;
+	*sp = '\0';
+	return trim(sp + 1);
+}
+
+/* Record one "uname-r|uname-v|srcversion ..." entry; 0 if malformed. */
+static int ident_add(struct identity *id, char *s)
+{
+	char *val = split_word(s), *hash;
+
+	if (!val || *val == '\0')
+		return 0;
+	if (!strcmp(s, "uname-r")) {
+		id->release = val;
+	} else if (!strcmp(s, "uname-v")) {
+		id->version = val;
+	} else if (!strcmp(s, "srcversion")) {
+		hash = split_word(val);
+		if (!hash || *hash == '\0' || strchr(hash, ' '))
+			return 0;
+		id->mod = xrealloc(id->mod, (id->nr_mod + 1) * sizeof(*id->mod));
+		id->src = xrealloc(id->src, (id->nr_mod + 1) * sizeof(*id->src));
+		id->mod[id->nr_mod] = val;
+		id->src[id->nr_mod] = hash;
+		id->nr_mod++;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+static void read_identity(const char *path, struct identity *id)
+{
+	struct lines l;
+	size_t i;
+	char *s;
+
+	memset(id, 0, sizeof(*id));
+	read_lines(&l, "identity", path);
+	for (i = 0; i < l.nr; i++) {
+		s = trim(l.v[i]);
+		if (*s == '\0' || *s == '#')
+			continue;
+		if (!ident_add(id, s))
+			die("%s:%zu: expected \"uname-r|uname-v<TAB>value\" or %s",
+			    path, i + 1, "\"srcversion<TAB>module<TAB>hash\"");
+	}
+	if (!id->version)
+		die("%s: no uname-v line: the build wrote no identity", path);
+}
+
+/*
+ * The runner's "# identity: ..." diagnostics; a malformed one makes the
+ * version "?", so that it cannot pass for a match.
+ */
+static void booted_identity(const struct results *res, struct identity *id)
+{
+	static char bad[2] = { '?', '\0' };
+	size_t i;
+
+	memset(id, 0, sizeof(*id));
+	for (i = 0; i < res->nr_diag; i++) {
+		if (strcmp(res->d[i].id, IDENT_PREFIX))
+			continue;
+		if (!ident_add(id, res->d[i].text))
+			id->version = bad;
+	}
+}
+
+static const char *built_src(const struct identity *built, const char *mod)
+{
+	size_t i;
+
+	for (i = 0; i < built->nr_mod; i++)
+		if (!strcmp(built->mod[i], mod))
+			return built->src[i];
+	return NULL;
+}
+
+/*
+ * Compare what booted with what was built. Returns 1 when they are the
+ * same, 0 when not (with a reason and detail lines), -1 when the guest
+ * reported nothing to compare.
+ */
+static int identity_check(const struct identity *built,
+			  const struct identity *booted, int runner_done,
+			  char *reason, size_t len, struct strbuf *detail)
+{
+	const char *want;
+	char line[1024];
+	size_t i;
+	int same = 1;
+
+	if (!booted->version) {
+		if (!runner_done)
+			return -1;
+		snprintf(reason, len, "booted an unknown kernel, built %s",
+			 built->version);
+		sb_add(detail, "the runner finished but reported no uname -v\n");
+		return 0;
+	}
+	if (strcmp(booted->version, built->version) ||
+	    (built->release && booted->release &&
+	     strcmp(booted->release, built->release))) {
+		size_t a = strcspn(booted->version, " ");
+		size_t b = strcspn(built->version, " ");
+
+		/* "#<ident>" says it all unless only the rest differs. */
+		if (a == b && !strncmp(booted->version, built->version, a)) {
+			a = strlen(booted->version);
+			b = strlen(built->version);
+		}
+		snprintf(reason, len, "booted %.*s, built %.*s", (int)a,
+			 booted->version, (int)b, built->version);
+		snprintf(line, sizeof(line), "booted: %s %s\nbuilt: %s %s\n",
+			 booted->release ? booted->release : "?",
+			 booted->version, built->release ? built->release : "?",
+			 built->version);
+		sb_add(detail, line);
+		same = 0;
+	}
+	for (i = 0; i < booted->nr_mod; i++) {
+		want = built_src(built, booted->mod[i]);
+		if (want && !strcmp(want, booted->src[i]))
+			continue;
+		if (same)
+			snprintf(reason, len,
+				 "booted module %s srcversion %s, built %s",
+				 booted->mod[i], booted->src[i],
+				 want ? want : "none");
+		snprintf(line, sizeof(line),
+			 "module %s: booted srcversion %s, built %s\n",
+			 booted->mod[i], booted->src[i],
+			 want ? want : "no such module");
+		sb_add(detail, line);
+		same = 0;
+	}
+	return same;
+}
+
 static long parse_num(const char *opt, const char *s)
 {
 	char *end;
@@ -571,20 +825,27 @@ int main(int argc, char **argv)
 		{ "timed-out",	required_argument, NULL, 't' },
 		{ "qemu-exit",	required_argument, NULL, 'q' },
 		{ "only-declared", no_argument,	   NULL, 'o' },
+		{ "identity",	required_argument, NULL, 'i' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *console = NULL, *results = NULL, *expect = NULL;
+	const char *ident_file = NULL;
+	struct identity built, booted;
+	struct strbuf ident_detail = { NULL, 0, 0 };
+	char ident_reason[512];
+	int ident = -1;
 	const char *reason, *tstatus;
 	int timed_out = 0, only_declared = 0, boot_ok, tests_ok, opt;
 	size_t i, p, nr_exp, reported = 0, differ = 0, undeclared = 0;
 	struct excerpt ex = { .nr = 0 };
 	struct results res;
 	struct expect *exp;
+	struct name_pos *exp_idx;
 	struct result *r;
 	struct lines con;
 	enum bad *bad, worst;
-	char summary[128];
+	char summary[1024];
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -607,6 +868,9 @@ int main(int argc, char **argv)
 		case 'o':
 			only_declared = 1;
 			break;
+		case 'i':
+			ident_file = optarg;
+			break;
 		default:
 			bad_usage();
 		}
@@ -616,7 +880,14 @@ int main(int argc, char **argv)
 
 	read_lines(&con, "console", console);
 	read_results(results, &res);
-	read_expect(expect, &exp, &nr_exp);
+	read_expect(expect, &exp, &nr_exp, &exp_idx);
+	sb_add(&ident_detail, "");
+	booted_identity(&res, &booted);
+	if (ident_file) {
+		read_identity(ident_file, &built);
+		ident = identity_check(&built, &booted, res.done, ident_reason,
+				       sizeof(ident_reason), &ident_detail);
+	}
 
 	bad = xrealloc(NULL, (con.nr + 1) * sizeof(*bad));
 	worst = classify(&con, bad);
@@ -631,6 +902,8 @@ int main(int argc, char **argv)
 	} else if (p < con.nr) {
 		reason = "panic";
 		ex_panic(&ex, &con, bad, p);
+	} else if (ident == 0) {
+		reason = ident_reason;
 	} else if (worst != BAD_NONE) {
 		reason = worst == BAD_OOPS ? "oops" : "warning";
 		ex_windows(&ex, &con, bad, 0, con.nr, EXCERPT_MAX);
@@ -653,12 +926,10 @@ int main(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < res.nr; i++) {
-		size_t j;
+		size_t j = index_lower(exp_idx, nr_exp, res.r[i].id, 0);
 
-		for (j = 0; j < nr_exp; j++)
-			if (!strcmp(res.r[i].id, exp[j].id))
-				break;
-		res.r[i].declared = j < nr_exp || only_declared;
+		res.r[i].declared = only_declared ||
+			(j < nr_exp && !strcmp(exp_idx[j].name, res.r[i].id));
 		/* Count each undeclared id once, at its last report. */
 		if (!res.r[i].declared && find_result(&res, res.r[i].id) == &res.r[i])
 			undeclared++;
@@ -695,7 +966,23 @@ int main(int argc, char **argv)
 		tstatus = tests_ok ? "ok" : "FAIL";
 	}
 
-	printf("boot\t%s\t%s\n", boot_ok ? "ok" : "FAIL", reason);
+	printf("boot\t%s\t", boot_ok ? "ok" : "FAIL");
+	put_quoted(reason, QUOTE_MAX);
+	putchar('\n');
+	if (ident_file) {
+		char *l, *next;
+
+		printf("identity\t%s\t%s\t%s\n",
+		       ident == 1 ? "ok" : ident == 0 ? "FAIL" : "unknown",
+		       booted.version ? booted.version : "-", built.version);
+		for (l = ident_detail.s; *l; l = next) {
+			next = strchr(l, '\n');
+			*next++ = '\0';
+			fputs("boot-detail\t", stdout);
+			put_quoted(l, QUOTE_MAX);
+			putchar('\n');
+		}
+	}
 	for (i = 0; i < ex.nr; i++) {
 		fputs("boot-detail\t", stdout);
 		put_quoted(con.v[ex.v[i]], QUOTE_MAX);

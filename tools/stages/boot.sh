@@ -243,7 +243,7 @@ boot_one_finish()
 	local detail=$1; shift
 	local dir=$RUNDIR/boot/$idx
 	local tdetail=$RUNDIR/details/$idx-tests.txt
-	local rc triage kind a b c d e flags=()
+	local rc triage kind a b c d e flags=() booted='' wrong=0
 
 	qemu_wait
 	rc=$?
@@ -252,6 +252,7 @@ boot_one_finish()
 	triage=$dir/triage.tsv
 	"$TOP/tools/bin/triage" --console "$dir/console.log" \
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
+		--identity "$art/identity.tsv" \
 		--qemu-exit "$rc" "${flags[@]}" > "$triage" 2>> "$log"
 	: > "$detail"
 	: > "$tdetail"
@@ -261,7 +262,11 @@ boot_one_finish()
 	TESTS_SUMMARY="no triage"
 	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
-		boot) CELL_STATUS=$a; CELL_SUMMARY="$b ($ACCEL)" ;;
+		boot) CELL_STATUS=$a; CELL_SUMMARY=$b ;;
+		identity)
+			[[ "$a" == ok ]] && booted=${b%% *}
+			[[ "$a" == FAIL ]] && wrong=1
+			;;
 		boot-detail) echo "$a" >> "$detail" ;;
 		tests) TESTS_STATUS=$a; TESTS_SUMMARY=$b ;;
 		tests-detail) echo "$a" >> "$tdetail" ;;
@@ -271,12 +276,22 @@ boot_one_finish()
 			;;
 		esac
 	done < "$triage"
+	# Every boot says which kernel it proved it ran; results of another
+	# kernel say nothing about this step.
+	CELL_SUMMARY+="${booted:+, booted $booted} ($ACCEL)"
+	if ((wrong)); then
+		TESTS_STATUS=skip
+		TESTS_SUMMARY="the guest ran another kernel (see boot)"
+	fi
 	if [[ "$CELL_STATUS" == FAIL ]]; then
 		echo "console: $dir/console.log" >> "$detail"
 		echo "next: rerun with KEEP=1 and boot $art/bzImage by hand (command in $log)" >> "$detail"
 	fi
 	[[ "$TESTS_STATUS" == FAIL ]] &&
 		echo "results: $dir/results.ktap" >> "$tdetail"
+	# The image is made again from the artifacts in 50 ms: only KEEP=1
+	# keeps it in the run dir, for booting it by hand.
+	[[ "${KEEP:-0}" == 1 ]] || rm -rf "$dir/initrd.img" "$dir/initrd.img.overlay" "$dir/overlay"
 	return 0
 }
 
@@ -296,7 +311,9 @@ boot_step()
 	for id in "${TEST_IDS[@]}"; do
 		exp+="$id=${EXPECT["$idx:$id"]} "
 	done
-	key=$(hash_of "$BUILD_KEY" "$BOOT_ID" "$exp")
+	# The identity the guest must prove is part of the key: a result is
+	# reused only for the very kernel and modules it was judged on.
+	key=$(hash_of "$BUILD_KEY" "$BOOT_ID" "$exp" "$(cat "$art/identity.tsv" 2>/dev/null)")
 	if cache_get boot "$key" "$RUNDIR/details/$idx-boot.txt" &&
 	   cache_get tests "$key" "$RUNDIR/details/$idx-tests.txt"; then
 		cache_get boot "$key" "$RUNDIR/details/$idx-boot.txt"

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * splat.h - which kernel log messages open a splat (a WARN, BUG, oops or
+ * panic), by the formats the kernel prints them in. The one place both
+ * the host's triage (console) and the guest's runner (/dev/kmsg) ask.
+ *
+ * The message is one log line without its "[    1.234567] " time stamp
+ * or caller id. A splat's first line starts with its kind: a word that
+ * merely contains "BUG" or "WARNING" (a symbol BUGS_x, "DEBUG:", the
+ * "RETBleed: WARNING: ..." of the CPU bug mitigations) is no splat.
+ */
+#ifndef BISECT_SPLAT_H
+#define BISECT_SPLAT_H
+
+#include <string.h>
+
+enum splat {
+	SPLAT_NONE,
+	SPLAT_WARN,	/* WARN(), UBSAN, lockdep: the kernel goes on */
+	SPLAT_OOPS,	/* BUG(), oops, fault: the task or the kernel dies */
+	SPLAT_PANIC,	/* panic() */
+};
+
+static inline int splat_starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * The die() header of x86 and others: "<what>: <4 hex> [#<n>]", as in
+ * "Oops: 0002 [#1] PREEMPT", "invalid opcode: 0000 [#1]",
+ * "general protection fault, ...: 0000 [#1]".
+ */
+static inline int splat_die_header(const char *s)
+{
+	const char *p = strstr(s, ": ");
+	int i;
+
+	for (; p; p = strstr(p + 1, ": ")) {
+		const char *h = p + 2;
+
+		for (i = 0; i < 4; i++)
+			if (!strchr("0123456789abcdef", h[i]) || !h[i])
+				break;
+		if (i == 4 && !strncmp(h + 4, " [#", 3) &&
+		    h[7] >= '0' && h[7] <= '9')
+			return 1;
+	}
+	return 0;
+}
+
+static inline enum splat splat_kind(const char *msg)
+{
+	if (splat_starts(msg, "Kernel panic - not syncing"))
+		return SPLAT_PANIC;
+	if (splat_starts(msg, "WARNING: ") || splat_starts(msg, "UBSAN: "))
+		return SPLAT_WARN;
+	if (splat_starts(msg, "BUG: ") || splat_starts(msg, "kernel BUG at ") ||
+	    splat_starts(msg, "Oops") || splat_starts(msg, "Internal error: ") ||
+	    splat_starts(msg, "general protection fault") ||
+	    splat_starts(msg, "Unable to handle kernel ") ||
+	    splat_die_header(msg))
+		return SPLAT_OOPS;
+	return SPLAT_NONE;
+}
+
+#endif /* BISECT_SPLAT_H */
