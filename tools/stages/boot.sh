@@ -123,6 +123,7 @@ make_initramfs()
 			"$base.tmp.$$" || { rm -f "$base.tmp.$$"; return 1; }
 		mv "$base.tmp.$$" "$base"
 	fi
+	touch -c "$base"
 	# The step's modules and their index, where dracut put them
 	# (usr/lib/modules: lib is a symlink in the image).
 	ovl=$(dirname "$img")/overlay

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-prune.sh - tests of tools/prune.sh, the WORKDIR policy, on a WORKDIR
+# made here: run dirs kept by count and by the links that name them,
+# other entries by their last use; nothing outside WORKDIR is touched.
+
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+W=$T_TMP/workdir
+OUTSIDE=$T_TMP/outside
+
+# aged(): make directory $1 (with a file in it) last used $2 days ago.
+aged()
+{
+	local dir=$1 days=$2
+	mkdir -p "$dir"
+	echo x > "$dir/f"
+	touch -d "$days days ago" "$dir/f" "$dir"
+}
+
+# present(): "yes" when path $1 exists, else "no".
+present()
+{
+	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
+}
+
+t_plan 17
+
+# 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
+for i in $(seq -w 1 25); do
+	aged "$W/runs/2026110$((10#$i % 10))-$i" "$((30 - 10#$i))"
+done
+ln -sfn "20261105-25" "$W/runs/latest"
+mkdir -p "$W/last-run"
+ln -sfn "$W/runs/20261102-02" "$W/last-run/series-v1"
+aged "$W/artifacts/old" 30
+aged "$W/artifacts/new" 1
+aged "$W/artifacts/keyed.tmp.123" 3
+aged "$W/build/old" 20
+aged "$W/build/new" 0
+aged "$W/bisect-run/treehash/old" 40
+aged "$W/cache/build/oldkey" 15
+aged "$W/cache/build/newkey" 13
+mkdir -p "$W/initramfs" "$OUTSIDE"
+echo img > "$W/initramfs/base-old.img"
+touch -d '30 days ago' "$W/initramfs/base-old.img"
+echo keep > "$OUTSIDE/precious"
+touch -d '90 days ago' "$OUTSIDE/precious" "$OUTSIDE"
+# A link into the outside from an old entry must not be followed.
+ln -s "$OUTSIDE" "$W/artifacts/old/link"
+touch -d '30 days ago' "$W/artifacts/old"
+
+out=$(PRUNE_RUNS=20 PRUNE_DAYS=14 bash "$T_TOP/tools/prune.sh" "$W" 2>&1)
+t_eq "prune exits 0" 0 "$?"
+t_grep "prune says what it kept" 'kept the newest 20 runs' <(echo "$out")
+
+t_eq "the newest 20 runs and the pinned one stay" "21 yes" \
+	"$(find "$W/runs" -mindepth 1 -maxdepth 1 -type d | wc -l) $(present "$W/runs/20261106-06")"
+t_eq "runs 01..05 but the pinned one go" "no no no no" \
+	"$(for i in 01 03 04 05; do present "$W/runs/2026110${i#0}-$i"; done | xargs)"
+t_eq "a run that last-run/ names stays" yes "$(present "$W/runs/20261102-02")"
+t_eq "runs/latest still resolves" yes "$(present "$W/runs/latest/f")"
+t_eq "an artifact unused for 30 days goes" no "$(present "$W/artifacts/old")"
+t_eq "an artifact used yesterday stays" yes "$(present "$W/artifacts/new")"
+t_eq "a store interrupted 3 days ago goes" no "$(present "$W/artifacts/keyed.tmp.123")"
+t_eq "a build dir unused for 20 days goes" no "$(present "$W/build/old")"
+t_eq "the build dir in use stays" yes "$(present "$W/build/new")"
+t_eq "bisect-run build dirs age the same way" no "$(present "$W/bisect-run/treehash/old")"
+t_eq "a cache entry unused for 15 days goes" no "$(present "$W/cache/build/oldkey")"
+t_eq "a cache entry used 13 days ago stays" yes "$(present "$W/cache/build/newkey")"
+t_eq "an unused dracut base image goes" no "$(present "$W/initramfs/base-old.img")"
+t_eq "nothing outside WORKDIR is touched" keep "$(cat "$OUTSIDE/precious" 2>&1)"
+
+t_eq "an absent WORKDIR is nothing to do" 0 \
+	"$(bash "$T_TOP/tools/prune.sh" "$T_TMP/none" > /dev/null 2>&1; echo $?)"
+
+t_done

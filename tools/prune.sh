@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# prune.sh - keep WORKDIR bounded. bisect-check prunes at the end of every
+# run (holding the WORKDIR lock); `make prune` runs it by hand.
+#
+# Policy (tunables below, each also an environment variable):
+#   runs/          the newest PRUNE_RUNS run dirs stay, and every run that
+#                  runs/latest or last-run/* names (what `make send` checks);
+#                  older ones go. A cached cell keeps its own copy of its
+#                  evidence (cache.sh), so no cell loses what it quotes.
+#   artifacts/, build/, bisect-run/, initramfs/, cache/
+#                  an entry not used for PRUNE_DAYS days goes (use touches
+#                  it: a build, a cache hit, a boot). A cached "ok" build
+#                  whose artifacts went is built again when needed.
+#   *.tmp.*        leftovers of an interrupted store, older than a day, go.
+#   ccache/        bounded by ccache itself (CCACHE_MAXSIZE, default 5G).
+#   kernel.git     the imported base trees and series branches stay.
+#
+# Usage: tools/prune.sh [WORKDIR]   (default: $WORKDIR, else the default)
+
+PRUNE_RUNS=${PRUNE_RUNS:-20}
+PRUNE_DAYS=${PRUNE_DAYS:-14}
+
+# prune_runs(): remove all but the newest $2 run dirs of WORKDIR $1 and
+# those a symlink of runs/latest or last-run/ points at.
+prune_runs()
+{
+	local workdir=$1; shift
+	local keep=$1; shift
+	local -A pinned=()
+	local l dir n=0
+
+	[[ -d "$workdir/runs" ]] || return 0
+	for l in "$workdir/runs/latest" "$workdir"/last-run/*; do
+		[[ -L "$l" ]] || continue
+		dir=$(readlink -f "$l") && pinned[$dir]=1
+	done
+	while IFS= read -r dir; do
+		[[ -n "$dir" ]] || continue
+		n=$((n + 1))
+		((n <= keep)) && continue
+		[[ -n "${pinned[$(readlink -f "$dir")]:-}" ]] && continue
+		rm -rf -- "$dir"
+	done < <(find "$workdir/runs" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
+		 sort -rn | cut -d' ' -f2-)
+}
+
+# prune_unused(): remove the entries matching $3 at depth $2 under
+# directory $1 that were not used (modified) for $4 days.
+prune_unused()
+{
+	local dir=$1; shift
+	local depth=$1; shift
+	local name=$1; shift
+	local days=$1; shift
+
+	[[ -d "$dir" ]] || return 0
+	find "$dir" -mindepth "$depth" -maxdepth "$depth" -name "$name" \
+		-mtime "+$((days - 1))" -prune -exec rm -rf -- {} +
+}
+
+# workdir_prune(): apply the policy above to WORKDIR $1.
+workdir_prune()
+{
+	local workdir=$1; shift
+
+	[[ -d "$workdir" ]] || return 0
+	prune_runs "$workdir" "$PRUNE_RUNS"
+	prune_unused "$workdir/artifacts" 1 '*' "$PRUNE_DAYS"
+	prune_unused "$workdir/build" 1 '*' "$PRUNE_DAYS"
+	prune_unused "$workdir/bisect-run" 2 '*' "$PRUNE_DAYS"
+	prune_unused "$workdir/initramfs" 1 'base-*' "$PRUNE_DAYS"
+	prune_unused "$workdir/cache" 2 '*' "$PRUNE_DAYS"
+	prune_unused "$workdir/cache" 2 '*.tmp.*' 1
+	prune_unused "$workdir/artifacts" 1 '*.tmp.*' 1
+	return 0
+}
+
+# prune_main(): tools/prune.sh as a command.
+prune_main()
+{
+	local workdir=${1:-${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}}
+	local before after
+
+	[[ -d "$workdir" ]] || { echo "prune: nothing at $workdir"; return 0; }
+	before=$(du -sm "$workdir" | cut -f1)
+	workdir_prune "$workdir"
+	after=$(du -sm "$workdir" | cut -f1)
+	echo "prune: $workdir: ${before} MB -> ${after} MB (kept the newest $PRUNE_RUNS runs and what was used in $PRUNE_DAYS days)"
+}
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+	prune_main "$@"; exit $?
+fi
