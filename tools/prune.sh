@@ -14,7 +14,9 @@
 #                  it: a build, a cache hit, a boot). A cached "ok" build
 #                  whose artifacts went is built again when needed.
 #   *.tmp.*        leftovers of an interrupted store, older than a day, go.
-#   ccache/        bounded by ccache itself (CCACHE_MAXSIZE, default 5G).
+#   ccache-nodepend/  bounded by ccache itself (CCACHE_MAXSIZE, default 5G).
+#   ccache/        the depend-mode cache of earlier versions goes: its
+#                  entries can serve stale .incbin objects (build.sh).
 #   kernel.git     the imported base trees and series branches stay.
 #
 # Usage: tools/prune.sh [WORKDIR]   (default: $WORKDIR, else the default)
@@ -66,6 +68,7 @@ workdir_prune()
 	local workdir=$1; shift
 
 	[[ -d "$workdir" ]] || return 0
+	rm -rf -- "$workdir/ccache"
 	prune_runs "$workdir" "$PRUNE_RUNS"
 	prune_unused "$workdir/artifacts" 1 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/build" 1 '*' "$PRUNE_DAYS"

@@ -23,7 +23,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/test/fixtures/identity/comment.yaml
 KREPO=$WORKDIR/kernel.git
 
-t_plan 28
+t_plan 26
 
 # t_neq(): pass when $2 and $3 differ (and are not empty).
 t_neq()

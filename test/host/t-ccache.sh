@@ -16,7 +16,7 @@
 # shellcheck source=tools/stages/build.sh
 . "$T_TOP/tools/stages/build.sh"
 
-t_plan 5
+t_plan 7
 
 if ! command -v ccache > /dev/null; then
 	for i in 1 2 3 4 5; do
@@ -64,6 +64,16 @@ CCACHE_DIR=$T_TMP/cache ccache --print-stats > stats.txt 2>&1
 t_grep "ccache refused to cache it (unsupported code directive)" \
 	'^unsupported_code_directive[[:space:]]+[1-9]' stats.txt
 unset CCACHE_DEPEND CCACHE_SLOPPINESS
+
+# The hazard of an old cache: direct mode hits what depend mode stored.
+t_eq "the cause, too: a direct lookup hits a depend-mode entry" AAAA \
+	"$(rm -rf cache && mkdir cache && printf AAAA > blob.bin &&
+	   CCACHE_DEPEND=1 CCACHE_DIR="$T_TMP/cache" ccache gcc -Wp,-MMD,piggy.d -c piggy.S -o one.o &&
+	   printf BBBB > blob.bin &&
+	   CCACHE_NODEPEND=1 CCACHE_DIR="$T_TMP/cache" ccache gcc -Wp,-MMD,piggy.d -c piggy.S -o two.o &&
+	   objcopy -O binary -j .rodata two.o /dev/stdout)"
+t_grep "so kmake's cache is not the depend-mode one of earlier versions" \
+	"^CCACHE_DIR=$T_TMP/ccache-nodepend\$" <(printf '%s\n' "${settings[@]}")
 
 # A C file is still served from the cache: ccache is on, not bypassed.
 echo 'int f(void) { return 1; }' > c.c

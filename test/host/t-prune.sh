@@ -26,7 +26,7 @@ present()
 	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
 }
 
-t_plan 17
+t_plan 19
 
 # 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
 for i in $(seq -w 1 25); do
@@ -43,6 +43,8 @@ aged "$W/build/new" 0
 aged "$W/bisect-run/treehash/old" 40
 aged "$W/cache/build/oldkey" 15
 aged "$W/cache/build/newkey" 13
+aged "$W/ccache" 0
+aged "$W/ccache-nodepend" 30
 mkdir -p "$W/initramfs" "$OUTSIDE"
 echo img > "$W/initramfs/base-old.img"
 touch -d '30 days ago' "$W/initramfs/base-old.img"
@@ -71,6 +73,8 @@ t_eq "bisect-run build dirs age the same way" no "$(present "$W/bisect-run/treeh
 t_eq "a cache entry unused for 15 days goes" no "$(present "$W/cache/build/oldkey")"
 t_eq "a cache entry used 13 days ago stays" yes "$(present "$W/cache/build/newkey")"
 t_eq "an unused dracut base image goes" no "$(present "$W/initramfs/base-old.img")"
+t_eq "the depend-mode ccache of earlier versions goes" no "$(present "$W/ccache")"
+t_eq "ccache-nodepend is left to ccache's own bound" yes "$(present "$W/ccache-nodepend")"
 t_eq "nothing outside WORKDIR is touched" keep "$(cat "$OUTSIDE/precious" 2>&1)"
 
 t_eq "an absent WORKDIR is nothing to do" 0 \

@@ -25,7 +25,10 @@ readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 # compressed payloads had the same length got the same piggy.o, and the
 # bzImage booted an earlier step's kernel. The default mode sees
 # `.incbin` in the preprocessed text and compiles such files every time
-# (test/host/t-ccache.sh proves both).
+# (test/host/t-ccache.sh proves both). Its cache is a dir of its own,
+# ccache-nodepend: a direct-mode lookup hits what depend mode stored,
+# stale .incbin objects included, so the depend-mode cache of earlier
+# versions ($WORKDIR/ccache) is never read again (prune.sh removes it).
 #
 # BUILD_CCACHE_OFF=1 passes every call straight to gcc: set for a fresh
 # build dir, which means a config or toolchain not built before (build
@@ -50,7 +53,7 @@ kmake_argv()
 	# says; no sloppiness of the user's either.
 	KMAKE=(env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}"
 		CCACHE_NODEPEND=1
-		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache}"
+		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache-nodepend}"
 		make -C "$WT" O="$OUT" -j"$JOBS"
 		CC="ccache gcc"
 		LOCALVERSION=
