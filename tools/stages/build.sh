@@ -207,8 +207,8 @@ build_identity()
 	# The banner of the vmlinux inside the image, decompressed the way
 	# the kernel's own scripts do it.
 	banner=$("$WT/scripts/extract-vmlinux" "$art/bzImage" 2>> "$log" |
-		strings -n 16 | grep -m 1 '^Linux version ')
-	if [[ "$banner" != *" $uts" ]]; then
+		strings -n 16 | grep '^Linux version ')
+	if ! grep -q -F -- " $uts" <<< "$banner"; then
 		echo "expected: the kernel inside $art/bzImage says $uts"
 		echo "actual: ${banner:-no Linux version banner found}"
 		echo "next: a stale object reached the image; rerun with FORCE=1 and report it"
