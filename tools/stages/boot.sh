@@ -110,7 +110,8 @@ make_initramfs()
 	local kver key base ovl
 
 	kver=$(cat "$art/kernel.release")
-	key=$(hash_of "$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)" \
+	# dracut copies kmod's tools and their libraries from this host.
+	key=$(hash_of "$(dpkg-query -W -f='${Package}=${Version} ' dracut-core kmod libc6 2>/dev/null)" \
 		"$(sha1sum < "$RUNNER")" "$kver" "$GUEST_DRIVERS")
 	base=$WORKDIR/initramfs/base-$key.img
 	if [[ ! -f "$base" ]]; then
