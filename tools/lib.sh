@@ -8,6 +8,11 @@
 # 2 usage or setup error.
 
 # shellcheck disable=SC2034  # some names are used by the sourcing scripts
+
+# Sourced once: a script and a library it sources may both ask for it.
+[[ -n "${BISECT_LIB_SH:-}" ]] && return 0
+BISECT_LIB_SH=1
+
 readonly EXIT_OK=0
 readonly EXIT_FAIL=1
 readonly EXIT_SETUP=2
@@ -16,6 +21,14 @@ readonly EXIT_SETUP=2
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 PROG=${PROG:-$(basename "$0")}
+
+# ---------------------------------------------------------------------------
+# Defaults: the tunables every tool shares, set here once (README,
+# Variables). The Makefile asks this file too (lib.sh --default NAME).
+
+: "${WORKDIR:=${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}"
+: "${JOBS:=$(nproc)}"
+: "${SERIES:=$TOP/series.yaml}"
 
 # msg(): print an informational line to stderr.
 msg()
@@ -277,3 +290,8 @@ worktree_drop()
 	rm -rf "$wt"
 	git --git-dir="$repo" worktree prune >/dev/null 2>&1
 }
+
+# As a command: print a default, for the Makefile.
+if [[ "${BASH_SOURCE[0]}" == "$0" && "${1:-}" == --default ]]; then
+	printf '%s\n' "${!2}"
+fi

@@ -11,7 +11,6 @@ PROG=lint
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
 CPDIR=$WORKDIR/lint
 
 # fetch_checkpatch(): put checkpatch.pl and its data files in $CPDIR.

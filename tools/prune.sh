@@ -21,6 +21,12 @@
 #
 # Usage: tools/prune.sh [WORKDIR]   (default: $WORKDIR, else the default)
 
+# As a command, with the shared defaults (sourced, the caller has them).
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+	# shellcheck source=tools/lib.sh
+	source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+fi
+
 PRUNE_RUNS=${PRUNE_RUNS:-20}
 PRUNE_DAYS=${PRUNE_DAYS:-14}
 
@@ -83,7 +89,7 @@ workdir_prune()
 # prune_main(): tools/prune.sh as a command.
 prune_main()
 {
-	local workdir=${1:-${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}}
+	local workdir=${1:-$WORKDIR}
 	local before after
 
 	[[ -d "$workdir" ]] || { echo "prune: nothing at $workdir"; return 0; }

@@ -18,10 +18,11 @@
 PROG=range-diff
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tools/series.sh
+source "$TOP/tools/series.sh"
 
 OLD=${1:-$TOP/test/series/v1.yaml}
 NEW=${2:-${SERIES:-$TOP/series.yaml}}
-WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
 KREPO=$WORKDIR/kernel.git
 WT=$WORKDIR/range-diff-wt
 LOG=$WORKDIR/range-diff.log
@@ -47,23 +48,20 @@ git_wt()
 	git -C "$WT" -c core.sparseCheckout=true -c core.hooksPath=/dev/null "$@"
 }
 
-# load_patches(): read series $1 with tools/bin/series into the array
-# named $2; set NAME and VERSION from it.
+# load_patches(): the patches of series $1 (series.sh's loader) into the
+# array named $2; set NAME and VERSION from it.
 load_patches()
 {
 	local file=$1; shift
 	local -n into=$1; shift
-	local records kind a b
+	local i
 
-	[[ -f "$file" ]] || die "$file: no such series file"
-	records=$("$TOP/tools/bin/series" "$file") || exit "$EXIT_SETUP"
-	while IFS=$'\t' read -r kind a b; do
-		case $kind in
-		name) NAME=$a ;;
-		version) VERSION=$a ;;
-		patch) into[a]=${b%%$'\t'*} ;;
-		esac
-	done <<< "$records"
+	load_series "$file"
+	NAME=$SERIES_NAME
+	VERSION=$SERIES_VERSION
+	for i in "${!STEP_PATCH[@]}"; do
+		into[i]=${STEP_PATCH[i]}
+	done
 	((${#into[@]})) || die "$file: no patches"
 }
 

@@ -28,9 +28,10 @@
 PROG=send
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tools/series.sh
+source "$TOP/tools/series.sh"
 
-SERIES=${1:-${SERIES:-$TOP/series.yaml}}
-WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
+SERIES=${1:-$SERIES}
 KREPO=$WORKDIR/kernel.git
 WT=$WORKDIR/send-wt
 LOG=$WORKDIR/send.log
@@ -108,23 +109,20 @@ check_tools()
 	[[ -f "$B4CONFIG" ]] || die "$B4CONFIG is missing: it holds the recipients"
 }
 
-# load_series(): read name, version, cover letter and patches of $SERIES.
-load_series()
+# send_series(): name, version, cover letter and patches of $SERIES,
+# through the one series loader (series.sh).
+send_series()
 {
-	local records kind a b c
+	local i
 
-	[[ -f "$SERIES" ]] || die "$SERIES: no such series file (set SERIES=path/to/series.yaml)"
-	records=$("$TOP/tools/bin/series" "$SERIES") || exit "$EXIT_SETUP"
-	while IFS=$'\t' read -r kind a b c; do
-		case $kind in
-		name) NAME=$a ;;
-		version) VERSION=$a ;;
-		cover) COVER=$a ;;
-		patch) PATCHES[a]=$b ;;
-		esac
-	done <<< "$records"
-	[[ -n "${NAME:-}" && -n "${VERSION:-}" && ${#PATCHES[@]} -gt 0 ]] ||
-		die "$SERIES: no name, version or patches in tools/bin/series' output"
+	load_series "$SERIES"
+	NAME=$SERIES_NAME
+	VERSION=$SERIES_VERSION
+	COVER=$SERIES_COVER
+	for i in "${!STEP_PATCH[@]}"; do
+		PATCHES[i]=${STEP_PATCH[i]}
+	done
+	((${#PATCHES[@]} > 0)) || die "$SERIES: no patches to send"
 	BRANCH=b4/$NAME
 	BASE_REF=refs/heads/bisect/$NAME/v$VERSION-base
 	TAG=sent/$NAME-v$VERSION
@@ -563,7 +561,7 @@ main()
 	*) die "SEND=$SEND: expected 1, reflect, or nothing to only write the messages" ;;
 	esac
 	check_tools
-	load_series
+	send_series
 	check_cover
 	[[ -d "$KREPO" ]] || die "no kernel repo at $KREPO: run 'make bisect-check' first"
 	git config --get user.email > /dev/null ||

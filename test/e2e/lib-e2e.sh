@@ -5,7 +5,10 @@
 # pipeline (tools/bisect-check) on the real Debian tree.
 
 # shellcheck disable=SC2034  # E2E_RC and E2E_RUN are read by the tests
-E2E_WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
+
+# shellcheck source=tools/lib.sh
+source "$T_TOP/tools/lib.sh"
+E2E_WORKDIR=$WORKDIR
 export WORKDIR=$E2E_WORKDIR
 
 # e2e_run(): run bisect-check on a series; sets E2E_RC and E2E_RUN (the

@@ -26,7 +26,6 @@
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
 
-WORKDIR=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}
 KREPO=$WORKDIR/kernel.git
 FIX=$T_TOP/test/fixtures/send
 SERIES_FILE=$T_TOP/series.yaml

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-loader.sh - tests of tools/series.sh, the one series loader and
+# writer every tool uses: loading a series and writing it back gives a
+# series whose records (tools/bin/series) are the same, for the series
+# this repository has and for values a writer must quote.
+
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+# shellcheck source=tools/lib.sh
+. "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/series.sh
+. "$T_TOP/tools/series.sh"
+
+SERIES_BIN=$T_BIN/series
+FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
+	"$T_TOP/test/fixtures/faults/warn.yaml" "$T_TOP/test/fixtures/identity/comment.yaml"
+	"$T_TOP/test/fixtures/loader/quoting.yaml")
+
+t_plan $((${#FILES[@]} + 6))
+
+for f in "${FILES[@]}"; do
+	load_series "$f"
+	series_write > "$T_TMP/written.yaml"
+	"$SERIES_BIN" "$f" > "$T_TMP/want" 2>&1
+	"$SERIES_BIN" "$T_TMP/written.yaml" > "$T_TMP/got" 2>&1
+	t_eq "${f#"$T_TOP"/}: written back, the same records" "$(< "$T_TMP/want")" "$(< "$T_TMP/got")"
+done
+
+load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
+t_eq "every record is kept: cover, claims, reasons" \
+	"$T_TOP/cover-letter.txt|a claim: with \"quotes\", a \\backslash and # no comment|it says \"why\": C:\\path and 'single' quotes" \
+	"$SERIES_COVER|${TEST_CLAIM[t-one]}|${ACCEPT_REASON["1:UNKNOWN_COMMIT_ID"]}"
+t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
+t_eq "the series' own timeout" 45 "$SERIES_TIMEOUT"
+
+# A second load replaces the first: nothing of it stays.
+load_series "$T_TOP/series.yaml"
+t_eq "a second load replaces the first" "unexport-kallsyms 4 7 -" \
+	"$SERIES_NAME $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
+
+# An edited series (a patch appended) is written and read back.
+STEP_PATCH[NSTEPS]=$(echo "$T_TOP"/patches/v1/0001-*.patch)
+for id in "${TEST_IDS[@]}"; do
+	EXPECT["$NSTEPS:$id"]=${EXPECT["3:$id"]}
+done
+NSTEPS=$((NSTEPS + 1))
+series_write > "$T_TMP/edited.yaml"
+t_rc "an edited series is valid" 0 "$SERIES_BIN" "$T_TMP/edited.yaml"
+t_grep "its new step expects what 3/3 does" '^expect	4	kallsyms-lookup-name	no$' "$T_OUT"
+
+t_done
