@@ -49,12 +49,6 @@ die()
 	exit "${DIE_RC:-$EXIT_SETUP}"
 }
 
-# skip(): print why something is skipped (KTAP style) to stderr.
-skip()
-{
-	printf '# SKIP %s\n' "$*" >&2
-}
-
 # verbose(): true when V=1 asked for the tools' own output.
 verbose()
 {
@@ -73,13 +67,6 @@ defer()
 	local cmd
 	printf -v cmd '%q ' "$@"
 	DEFER_CMDS+=("$cmd")
-}
-
-# defer_drop(): forget the newest deferred command: its resource is gone
-# (a pid it would kill may belong to another process by the end).
-defer_drop()
-{
-	unset 'DEFER_CMDS[-1]'
 }
 
 # defer_pop_all(): run and clear every deferred command, newest first.

@@ -50,8 +50,8 @@ F_SIG_MSG=20
 F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
-declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=10 [7]=11 [8]=12
-	[9]=11 [10]=27 [11]=21 [12]=14 [13]=8 [end]=2)
+declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=12
+	[9]=12 [10]=27 [11]=21 [12]=14 [13]=8 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -525,6 +525,18 @@ case_checkpatch()
 	t_grep "checkpatch-error: details say what to do" '^next: fix the patch' \
 		"$F_RUN/details/1-checkpatch.txt"
 	f_left_behind checkpatch-error "$F_PID"
+	# The exit contract through make (README): make's own 2 for any
+	# failed recipe, after the tool's code said in words.
+	make -s -C "$T_TOP" bisect-check SERIES="$FIX/checkpatch-error.yaml" \
+		WORKDIR="$WORKDIR" > "$T_TMP/make.out" 2>&1
+	t_eq "checkpatch-error: make bisect-check exits 2 (make's code)" 2 "$?"
+	t_grep "checkpatch-error: make says the tool's exit 1, a failed check" \
+		'^make: tools/bisect-check exited 1: a check failed' "$T_TMP/make.out"
+	make -s -C "$T_TOP" bisect-check SERIES="$FIX/yaml-malformed.yaml" \
+		WORKDIR="$WORKDIR" > "$T_TMP/make.out" 2>&1
+	t_eq "yaml-malformed: make bisect-check exits 2" 2 "$?"
+	t_grep "yaml-malformed: make says the tool's exit 2, a setup error" \
+		'^make: tools/bisect-check exited 2: a usage or setup error' "$T_TMP/make.out"
 	f_case_end
 }
 
@@ -535,7 +547,7 @@ case_panic()
 	f_run panic "$FIX/panic.yaml"
 	t_eq "panic: exit 1" 1 "$F_RC"
 	t_eq "panic: step 1 boot FAIL, panic" "FAIL panic (tcg)" \
-		"$(f_cell "$F_RUN" 1 boot | sed 's/(kvm)$/(tcg)/')"
+		"$(f_cell "$F_RUN" 1 boot | sed -E 's/, booted #[0-9a-f]{12}//; s/\(kvm\)$/(tcg)/')"
 	f_report_names panic "$F_RUN" 1 1/1 boot
 	t_grep "panic: step 1 tests fail or skip" '^(FAIL|skip)$' \
 		<(f_cell "$F_RUN" 1 tests | cut -d' ' -f1)
@@ -555,7 +567,7 @@ case_hang()
 	f_run hang "$FIX/hang.yaml"
 	t_eq "hang: exit 1" 1 "$F_RC"
 	t_eq "hang: step 1 boot FAIL, timeout" "FAIL timeout (tcg)" \
-		"$(f_cell "$F_RUN" 1 boot | sed 's/(kvm)$/(tcg)/')"
+		"$(f_cell "$F_RUN" 1 boot | sed -E 's/, booted #[0-9a-f]{12}//; s/\(kvm\)$/(tcg)/')"
 	ms=$(awk -F'\t' '$1 == 1 && $2 == "boot" { print $4 }' "$F_RUN/cells.tsv")
 	[[ "$ms" =~ ^[0-9]+$ ]] && ((ms >= 15000 && ms < 40000))
 	f_check "hang: the boot took the 15 s timeout, less than 40 s" $? "actual: ${ms:-no} ms"
@@ -576,8 +588,11 @@ case_warn()
 	f_run warn "$FIX/warn.yaml"
 	t_eq "warn: exit 1" 1 "$F_RC"
 	t_eq "warn: step 1 boot FAIL, warning" "FAIL warning (tcg)" \
-		"$(f_cell "$F_RUN" 1 boot | sed 's/(kvm)$/(tcg)/')"
+		"$(f_cell "$F_RUN" 1 boot | sed -E 's/, booted #[0-9a-f]{12}//; s/\(kvm\)$/(tcg)/')"
 	f_report_names warn "$F_RUN" 1 1/1 boot
+	t_grep "warn: the failed boot still names the kernel it proved" \
+		'^1	boot	(cached-)?FAIL	[0-9]+	(from run [^:]*: )?warning, booted #[0-9a-f]{12} ' \
+		"$F_RUN/cells.tsv"
 	t_eq "warn: step 1 tests pass" "ok 7/7 as declared" "$(f_cell "$F_RUN" 1 tests)"
 	t_grep "warn: details quote the WARNING line" \
 		'WARNING: .*data_breakpoint' "$F_RUN/details/1-boot.txt"

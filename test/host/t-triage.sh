@@ -34,11 +34,11 @@ last_detail()
 	grep '^boot-detail' "$T_OUT" | tail -n 1
 }
 
-t_plan 102
+t_plan 103
 
 # --- clean quiet boot, all tests as declared ---
 triage "clean boot, complete results: exit 0" 0 \
-	clean.console complete.ktap expect.tsv --qemu-exit 0
+	clean.console complete.ktap expect.tsv
 t_grep "boot ok" "^boot${TAB}ok${TAB}ok\$" "$T_OUT"
 t_nogrep "RETBleed: WARNING: is not a splat" '^boot-detail' "$T_OUT"
 t_grep "tests ok" "^tests${TAB}ok${TAB}7/7 as declared\$" "$T_OUT"
@@ -112,7 +112,9 @@ t_grep "the tests after the panic are missing" \
 triage "hung guest: exit 1" 1 hung.console hung.ktap expect.tsv --timed-out 300
 t_grep "boot FAIL timeout, even with an oops on the console" \
 	"^boot${TAB}FAIL${TAB}timeout\$" "$T_OUT"
-t_eq "timeout quotes the last 15 lines" 15 "$(count '^boot-detail')"
+t_eq "timeout says when the host stopped it, then the last 15 lines" 16 "$(count '^boot-detail')"
+t_grep "the stop names the timeout" \
+	"^boot-detail${TAB}the host stopped the guest after 300 s; its console ends:\$" "$T_OUT"
 t_eq "the partial last console line is quoted" \
 	"boot-detail${TAB}[    1.771600] jiffies value is cha" "$(last_detail)"
 t_nogrep "lines before the tail are not quoted" "^boot-detail${TAB}.*Oops" "$T_OUT"

@@ -4,8 +4,7 @@
  *
  * Usage:
  *	triage --console FILE --results FILE --expect FILE
- *	       [--identity FILE] [--timed-out SECONDS] [--qemu-exit N]
- *	       [--only-declared]
+ *	       [--identity FILE] [--timed-out SECONDS] [--only-declared]
  *
  * --console	raw serial console (ttyS0) of the guest; \r, NULs, ANSI
  *		escapes and a partial last line are tolerated.
@@ -17,9 +16,8 @@
  *		ends with "# runner: done". A partial last line is ignored.
  * --expect	lines "id<TAB>yes|no"; blank lines and "#" comments are
  *		ignored.
- * --timed-out	the host killed QEMU after SECONDS; its presence alone
- *		means "timed out".
- * --qemu-exit	QEMU's exit status; validated, informational only.
+ * --timed-out	the host stopped QEMU after SECONDS: the boot timed out,
+ *		and the first detail line says after how long.
  * --only-declared  judge only the declared tests; ignore the others the
  *		runner reported (bisect-run asks about a few claims).
  * --identity	what the host built: lines "uname-r<TAB>release",
@@ -137,8 +135,7 @@ static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s --console FILE --results FILE --expect FILE\n"
-		"       [--identity FILE] [--timed-out SECONDS] [--qemu-exit N]\n"
-		"       [--only-declared]\n",
+		"       [--identity FILE] [--timed-out SECONDS] [--only-declared]\n",
 		prog);
 	exit(TRIAGE_ERROR);
 }
@@ -823,7 +820,6 @@ int main(int argc, char **argv)
 		{ "results",	required_argument, NULL, 'r' },
 		{ "expect",	required_argument, NULL, 'e' },
 		{ "timed-out",	required_argument, NULL, 't' },
-		{ "qemu-exit",	required_argument, NULL, 'q' },
 		{ "only-declared", no_argument,	   NULL, 'o' },
 		{ "identity",	required_argument, NULL, 'i' },
 		{ "help",	no_argument,	   NULL, 'h' },
@@ -836,7 +832,8 @@ int main(int argc, char **argv)
 	char ident_reason[512];
 	int ident = -1;
 	const char *reason, *tstatus;
-	int timed_out = 0, only_declared = 0, boot_ok, tests_ok, opt;
+	int only_declared = 0, timed_out_given = 0, boot_ok, tests_ok, opt;
+	long timed_out = 0;
 	size_t i, p, nr_exp, reported = 0, differ = 0, undeclared = 0;
 	struct excerpt ex = { .nr = 0 };
 	struct results res;
@@ -859,11 +856,8 @@ int main(int argc, char **argv)
 			expect = optarg;
 			break;
 		case 't':
-			parse_num("--timed-out", optarg);
-			timed_out = 1;
-			break;
-		case 'q':
-			parse_num("--qemu-exit", optarg);
+			timed_out = parse_num("--timed-out", optarg);
+			timed_out_given = 1;
 			break;
 		case 'o':
 			only_declared = 1;
@@ -896,7 +890,7 @@ int main(int argc, char **argv)
 			break;
 
 	boot_ok = 0;
-	if (timed_out) {
+	if (timed_out_given) {
 		reason = "timeout";
 		ex_tail(&ex, &con);
 	} else if (p < con.nr) {
@@ -969,6 +963,9 @@ int main(int argc, char **argv)
 	printf("boot\t%s\t", boot_ok ? "ok" : "FAIL");
 	put_quoted(reason, QUOTE_MAX);
 	putchar('\n');
+	if (timed_out_given)
+		printf("boot-detail\tthe host stopped the guest after %ld s; its console ends:\n",
+		       timed_out);
 	if (ident_file) {
 		char *l, *next;
 

@@ -255,7 +255,7 @@ boot_one_finish()
 	"$TOP/tools/bin/triage" --console "$dir/console.log" \
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
 		--identity "$art/identity.tsv" \
-		--qemu-exit "$rc" "${flags[@]}" > "$triage" 2>> "$log"
+		"${flags[@]}" > "$triage" 2>> "$log"
 	: > "$detail"
 	: > "$tdetail"
 	CELL_STATUS=FAIL
