@@ -256,10 +256,17 @@ boot_one_finish()
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
 		--identity "$art/identity.tsv" \
 		"${flags[@]}" > "$triage" 2>> "$log"
+	# Exit 2 is triage's own error, not a verdict on the step: such a
+	# result is reported but never cached (boot_done).
+	BOOT_TRIAGE_RC=$?
 	: > "$detail"
 	: > "$tdetail"
 	CELL_STATUS=FAIL
 	CELL_SUMMARY="triage failed"
+	if ((BOOT_TRIAGE_RC > 1)); then
+		echo "triage exited $BOOT_TRIAGE_RC: $(tail -n 1 "$log")" >> "$detail"
+		echo "next: fix the tool (make tools), then rerun" >> "$detail"
+	fi
 	TESTS_STATUS=skip
 	TESTS_SUMMARY="no triage"
 	while IFS=$'\t' read -r kind a b c d e; do
@@ -378,8 +385,11 @@ boot_done()
 	local key=$1; shift
 	local ms=$1; shift
 
-	cache_put boot "$key" "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/details/$idx-boot.txt"
-	cache_put tests "$key" "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/details/$idx-tests.txt"
+	if ((${BOOT_TRIAGE_RC:-0} <= 1)); then
+		cache_put boot "$key" "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/details/$idx-boot.txt"
+		cache_put tests "$key" "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/details/$idx-tests.txt"
+	fi
+	BOOT_TRIAGE_RC=0
 	cell "$idx" boot "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/logs/$idx-boot.log"
 	cell "$idx" tests "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/boot/$idx/results.ktap"
 }
