@@ -23,8 +23,13 @@ CFLAGS  += -Wall -Wextra -Werror
 BIN     := tools/bin
 HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report
 GUEST_PROGS := $(BIN)/guest-runner
+# The host programs again, with ASan and UBSan, for the host tests.
+SAN_BIN := $(BIN)/san
+SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report
+SAN_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
 
-.PHONY: help tools deps bisect-check check test-host test-e2e lint send \
+.PHONY: help tools tools-san deps bisect-check check test-host test-e2e lint send \
 	range-diff bench clean distclean
 
 help: ## list the targets and variables
@@ -45,9 +50,19 @@ deps-tools:
 
 tools: deps-tools $(HOST_PROGS) $(GUEST_PROGS) ## build the host tools and the guest runner
 
+tools-san: deps-tools $(SAN_PROGS) ## the host tools with sanitizers, in tools/bin/san
+
 $(BIN)/series: tools/src/series.c
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< -lyaml
+
+$(SAN_BIN)/series: tools/src/series.c
+	$(Q)mkdir -p $(SAN_BIN)
+	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $< -lyaml
+
+$(SAN_BIN)/%: tools/src/%.c tools/src/util.h
+	$(Q)mkdir -p $(SAN_BIN)
+	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $<
 
 $(BIN)/%: tools/src/%.c tools/src/util.h
 	$(Q)mkdir -p $(BIN)
@@ -64,11 +79,11 @@ bisect-check: tools ## replay the series: apply, checkpatch, build, boot, test; 
 	$(Q)tools/deps.sh bisect
 	$(Q)tools/bisect-check "$(SERIES)"
 
-check: tools ## run the tests: host-side fixtures, lint, end-to-end runs of v1 and v2
+check: tools tools-san ## run the tests: host-side fixtures, lint, end-to-end runs of v1 and v2
 	$(Q)tools/deps.sh bisect lint send
 	$(Q)test/run.sh
 
-test-host: tools ## only the host-side tests on fixtures (fast)
+test-host: tools tools-san ## only the host-side tests on fixtures (fast)
 	$(Q)tools/deps.sh lint
 	$(Q)test/run.sh host
 

@@ -14,7 +14,13 @@ T_FAIL=0
 T_SKIP=0
 T_NAME=${T_NAME:-$(basename "$0" .sh)}
 T_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-T_BIN=${T_BIN:-$T_TOP/tools/bin}
+T_BIN=${T_BIN:-$T_TOP/tools/bin}	# test/run.sh host: tools/bin/san
+
+# What the sanitizer builds (make tools-san) do when they find an error:
+# exit 86, which no tool uses, so that every exit-status check fails.
+# Not leaks: the tools exit right after their one run.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-exitcode=86:detect_leaks=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1}
 
 # t_plan(): print the KTAP header and the plan.
 t_plan()

@@ -28,7 +28,12 @@ run_file()
 	log=$LOGDIR/$name.log
 	t=$(now_ms)
 	printf '%s: %-28s ' "$PROG" "$name" >&2
-	bash "$f" > "$log" 2>&1
+	if [[ "$f" == "$TOP"/test/host/t-* ]]; then
+		# The fixture tests run the sanitizer builds.
+		T_BIN=$TOP/tools/bin/san bash "$f" > "$log" 2>&1
+	else
+		bash "$f" > "$log" 2>&1
+	fi
 	rc=$?
 	p=$(grep -c '^ok [0-9]' "$log")
 	n=$(grep -c '^not ok [0-9]' "$log")
@@ -55,6 +60,9 @@ main()
 	local f files=()
 
 	mkdir -p "$LOGDIR" || die "cannot create $LOGDIR"
+	if [[ $WHAT == host || $WHAT == all ]]; then
+		make -s -C "$TOP" tools-san || die "cannot build the sanitizer builds (make tools-san)"
+	fi
 	case $WHAT in
 	host) files=("$TOP"/test/host/t-*.sh) ;;
 	lint) files=("$TOP"/test/host/lint.sh) ;;
