@@ -235,6 +235,47 @@ has_error empty 1 1 "(document)" "no YAML document"
 fails not-a-mapping 1
 has_error not-a-mapping 2 1 "(document)" "expected a mapping, got a sequence$"
 
+# ---- found by fuzzing: rc 2 and FILE:LINE:COL, never a crash ----
+
+fails duplicate-test-id-then-no-id 2
+has_error duplicate-test-id-then-no-id 14 9 "tests[1].id" \
+	"duplicate test id 'only' \(first declared at tests\[0\]\)$"
+has_error duplicate-test-id-then-no-id 16 5 "tests[2].id" "missing required key$"
+
+fails accept-type-then-reason 2
+has_error accept-type-then-reason 18 9 "patches[0].checkpatch-accept[0].reason" \
+	"missing required key$"
+has_error accept-type-then-reason 19 9 "patches[0].checkpatch-accept[1].type" \
+	"missing required key$"
+
+# well_formed(): print what in $ERR is not a FILE:LINE:COL: error: KEY:
+# MESSAGE line of $1 or the summary, and "rc N" unless $RC is 0 or 2.
+well_formed()
+{
+	local file=$1; shift
+	[[ $RC == 0 || $RC == 2 ]] || echo "rc $RC"
+	grep -Ev "^$(ere_quote "$file"):[0-9]+:[0-9]+: error: [^:]+: .|^$(ere_quote "$file"): [0-9]+ error\(s\); " "$ERR"
+}
+
+# Every line of valid.yaml and minimal.yaml dropped, and doubled.
+mut=$T_TMP/mutants
+mkdir -p "$mut"
+cp -R "$FIX/cover-letter.txt" "$FIX/bisect.config" "$FIX/patches" "$mut/"
+bad=''
+for f in valid minimal; do
+	n=$(wc -l < "$FIX/$f.yaml")
+	for ((i = 1; i <= n; i++)); do
+		for m in "${i}d" "${i}p"; do
+			sed "$m" "$FIX/$f.yaml" > "$mut/m.yaml"
+			run_in "$mut" m.yaml
+			out=$(well_formed m.yaml)
+			[[ -z "$out" ]] || bad+="$f.yaml with sed $m: $out"$'\n'
+		done
+	done
+done
+t_eq "mutants of valid and minimal: rc 0 or 2, every error FILE:LINE:COL: KEY" \
+	"" "$bad"
+
 # ---- all errors are reported, in line order ----
 
 fails two-errors 2

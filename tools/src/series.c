@@ -911,7 +911,9 @@ static void check_tests(struct series *s, const struct node *seq,
 		out_of_memory();
 	s->tests = xcalloc(seq->nkid, sizeof(*s->tests));
 	for (i = 0; i < seq->nkid; i++) {
-		struct test *t = &s->tests[s->ntests];
+		/* Filled here, kept only when valid and new. */
+		struct test t = { .id = NULL };
+		const struct node *id;
 
 		n = seq->kid[i];
 		key_index(item, key, i);
@@ -919,29 +921,28 @@ static void check_tests(struct series *s, const struct node *seq,
 		if (n->type != N_MAP)
 			continue;
 		check_keys(n, item, test_keys);
-		v = need(n, item, "id", sub);
-		if (v)
-			t->id = get_text(v, sub, TEST_ID_SET, "[a-z0-9-]+");
+		id = need(n, item, "id", sub);
+		if (id)
+			t.id = get_text(id, sub, TEST_ID_SET, "[a-z0-9-]+");
 		v = need(n, item, "claim", sub);
 		if (v)
-			t->claim = get_text(v, sub, NULL, NULL);
-		if (!t->id) {
+			t.claim = get_text(v, sub, NULL, NULL);
+		if (!t.id) {
 			ok = false;
 			continue;
 		}
 		for (j = 0; j < s->ntests; j++)
-			if (!strcmp(s->tests[j].id, t->id))
+			if (!strcmp(s->tests[j].id, t.id))
 				break;
 		if (j < s->ntests) {
-			v = lookup(n, "id");
 			key_join(sub, item, "id", 2);
-			report(v, sub, "duplicate test id '%s' (first declared at %s[%zu])",
-			       t->id, key, j);
+			report(id, sub, "duplicate test id '%s' (first declared at %s[%zu])",
+			       t.id, key, j);
 			ok = false;
 			continue;
 		}
-		fprintf(list, "%s%s", s->ntests ? ", " : "", t->id);
-		s->ntests++;
+		fprintf(list, "%s%s", s->ntests ? ", " : "", t.id);
+		s->tests[s->ntests++] = t;
 	}
 	if (fclose(list))
 		out_of_memory();
@@ -1047,7 +1048,8 @@ static void check_accepts(struct patch *p, const struct node *seq,
 		return;
 	p->acc = xcalloc(seq->nkid, sizeof(*p->acc));
 	for (i = 0; i < seq->nkid; i++) {
-		struct accept *a = &p->acc[p->nacc];
+		/* Filled here, kept only when complete. */
+		struct accept a = { .type = NULL };
 
 		n = seq->kid[i];
 		key_index(item, key, i);
@@ -1056,12 +1058,12 @@ static void check_accepts(struct patch *p, const struct node *seq,
 		check_keys(n, item, accept_keys);
 		v = need(n, item, "type", sub);
 		if (v)
-			a->type = get_text(v, sub, TYPE_SET, "[A-Z0-9_]+");
+			a.type = get_text(v, sub, TYPE_SET, "[A-Z0-9_]+");
 		v = need(n, item, "reason", sub);
 		if (v)
-			a->reason = get_text(v, sub, NULL, NULL);
-		if (a->type && a->reason)
-			p->nacc++;
+			a.reason = get_text(v, sub, NULL, NULL);
+		if (a.type && a.reason)
+			p->acc[p->nacc++] = a;
 	}
 }
 
