@@ -52,11 +52,11 @@ tools: deps-tools $(HOST_PROGS) $(GUEST_PROGS) ## build the host tools and the g
 
 tools-san: deps-tools $(SAN_PROGS) ## the host tools with sanitizers, in tools/bin/san
 
-$(BIN)/series: tools/src/series.c
+$(BIN)/series: tools/src/series.c tools/src/util.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< -lyaml
 
-$(SAN_BIN)/series: tools/src/series.c
+$(SAN_BIN)/series: tools/src/series.c tools/src/util.h
 	$(Q)mkdir -p $(SAN_BIN)
 	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $< -lyaml
 

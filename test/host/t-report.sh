@@ -95,4 +95,19 @@ t_rc "unwritable report.ktap exits 2" 2 "$REPORT" "$run"
 
 t_rc "no RUNDIR is a usage error" 2 "$REPORT"
 
+# --- text is cut between UTF-8 characters ---
+run=$(fresh mixed utf8)
+sed -i "s/^1${TAB}1\/3${TAB}[^$TAB]*$TAB/1${TAB}1\/3${TAB}aéééééé${TAB}/" "$run/steps.tsv"
+t_rc "a 13-byte non-ASCII sha is reported" 1 "$REPORT" "$run"
+t_grep "the sha is cut to whole characters" '^    # Subtest: 1/3 aééééé samples/' \
+	"$run/report.ktap"
+t_rc "report.ktap is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/report.ktap"
+t_rc "matrix.txt is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/matrix.txt"
+run=$(fresh mixed utf8-status)
+printf '2\tboot\ta%s\t1\t-\t-\n' "$(printf 'é%.0s' {1..100})" >> "$run/cells.tsv"
+t_rc "a long unknown status exits 2" 2 "$REPORT" "$run"
+t_grep "the message quotes the status cut, with an ellipsis" \
+	'cells\.tsv:18: unknown status "a(é){31}\.\.\."$' "$T_OUT"
+t_rc "the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$T_OUT"
+
 t_done

@@ -276,6 +276,21 @@ done
 t_eq "mutants of valid and minimal: rc 0 or 2, every error FILE:LINE:COL: KEY" \
 	"" "$bad"
 
+# ---- long messages keep their end; quoting cuts between characters ----
+
+fails long-path 1
+has_error long-path 5 15 cover-letter \
+	"file not found: a(é/)+.*\.\.\..*(é/)+x: No such file or directory$"
+t_rc "long-path: the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$ERR"
+len=$(head -n 1 "$ERR" | sed 's/^long-path\.yaml:5:15: error: cover-letter: //' |
+	tr -d '\n' | wc -c)
+t_eq "long-path: the message is cut to at most 1024 bytes" yes \
+	"$( ((len > 900 && len <= 1024)) && echo yes || echo "no: $len bytes")"
+
+fails long-utf8-value 1
+has_error long-utf8-value 14 9 "tests[1].id" "'a(é)+\.\.\.' must match \[a-z0-9-\]\+$"
+t_rc "long-utf8-value: the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$ERR"
+
 # ---- all errors are reported, in line order ----
 
 fails two-errors 2

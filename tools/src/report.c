@@ -326,7 +326,8 @@ static void read_steps(struct run *run)
 		st = &run->step[run->nr_step];
 		memset(st, 0, sizeof(*st));
 		if (parse_long(f[0], &st->index))
-			die("%s:%zu: bad step index \"%s\"", path, i + 1, f[0]);
+			die("%s:%zu: bad step index \"%s\"", path, i + 1,
+			    show(f[0], strlen(f[0])));
 		if (find_step(run, st->index))
 			die("%s:%zu: duplicate step index %ld", path, i + 1,
 			    st->index);
@@ -381,18 +382,21 @@ static void read_cells(struct run *run)
 		st = parse_long(f[0], &index) ? NULL : find_step(run, index);
 		if (!st)
 			die("%s:%zu: no step with index \"%s\" in steps.tsv",
-			    path, i + 1, f[0]);
+			    path, i + 1, show(f[0], strlen(f[0])));
 		stage = lookup(stage_name, NR_STAGES, f[1]);
 		if (stage < 0)
-			die("%s:%zu: unknown stage \"%s\"", path, i + 1, f[1]);
+			die("%s:%zu: unknown stage \"%s\"", path, i + 1,
+			    show(f[1], strlen(f[1])));
 		status = lookup(status_name, NR_STATUS, f[2]);
 		if (status < 0 || status == ST_MISSING)
-			die("%s:%zu: unknown status \"%s\"", path, i + 1, f[2]);
+			die("%s:%zu: unknown status \"%s\"", path, i + 1,
+			    show(f[2], strlen(f[2])));
 		c = &st->cell[stage];
 		c->st = status;
 		c->ms = -1;
 		if (strcmp(f[3], "-") && *f[3] && parse_long(f[3], &c->ms))
-			die("%s:%zu: bad elapsed_ms \"%s\"", path, i + 1, f[3]);
+			die("%s:%zu: bad elapsed_ms \"%s\"", path, i + 1,
+			    show(f[3], strlen(f[3])));
 		untab(f[5]);
 		rtrim(f[5]);
 		c->summary = none(f[4]);
@@ -496,7 +500,8 @@ static void step_name(FILE *out, const struct step *st)
 {
 	int mark = st->index == 0 && strncmp(st->subject, "[PREP", 5);
 
-	fprintf(out, "%s %.*s %s%s", st->label, SHA_LEN, st->sha,
+	fprintf(out, "%s %.*s %s%s", st->label,
+		(int)utf8_cut(st->sha, strlen(st->sha), SHA_LEN), st->sha,
 		mark ? "[PREP] " : "", st->subject);
 }
 
@@ -627,7 +632,9 @@ static void write_matrix(FILE *out, const struct run *run)
 		st = &run->step[i];
 		row[i] = xrealloc(NULL, NR_COLS * sizeof(**row));
 		row[i][0] = xasprintf("%s", st->label);
-		row[i][1] = xasprintf("%.*s", SHA_LEN, st->sha);
+		row[i][1] = xasprintf("%.*s",
+				      (int)utf8_cut(st->sha, strlen(st->sha),
+						    SHA_LEN), st->sha);
 		row[i][2] = shorten(st->subject, SUBJECT_MAX);
 		for (k = 0; k < NR_STAGES; k++) {
 			c = &st->cell[k];

@@ -30,8 +30,11 @@
 #include <yaml.h>
 
 #define EXIT_BAD	2
+#define UTIL_PROG	"series"
+#define UTIL_ERROR	EXIT_BAD
+#include "util.h"
+
 #define KEY_LEN		256	/* longest dotted key path kept */
-#define SHOW_LEN	64	/* longest user text quoted in a message */
 #define MAX_DEPTH	64	/* deepest nesting of collections accepted */
 #define MAX_YAML	(4 << 20)	/* largest series.yaml accepted */
 #define DEFAULT_TIMEOUT	120
@@ -113,7 +116,6 @@ struct series {
 	size_t nents;
 };
 
-static const char *prog = "series";
 static struct error *errors;
 static size_t nerrors;
 
@@ -137,16 +139,7 @@ static const char * const accept_keys[] = { "type", "reason", NULL };
 
 static void out_of_memory(void)
 {
-	fprintf(stderr, "%s: error: out of memory\n", prog);
-	exit(EXIT_BAD);
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		out_of_memory();
-	return p;
+	die("out of memory");
 }
 
 static void *xcalloc(size_t n, size_t size)
@@ -175,32 +168,7 @@ static void *grow(void *p, size_t n, size_t size)
 	return xrealloc(p, (n + 1) * size);
 }
 
-/*
- * Quote user text for a message: at most SHOW_LEN characters, control
- * characters shown as '?'.  Four rotating buffers let one message quote
- * up to four values.
- */
-static const char *show(const char *s, size_t len)
-{
-	static char ring[4][SHOW_LEN + 4];
-	static int next;
-	char *p = ring[next];
-	size_t i, n = len < SHOW_LEN ? len : SHOW_LEN;
-
-	next = (next + 1) % 4;
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
-
-		p[i] = (c < 0x20 || c == 0x7f) ? '?' : c;
-	}
-	if (n < len) {
-		memcpy(p + n, "...", 3);
-		n += 3;
-	}
-	p[n] = '\0';
-	return p;
-}
-
+/* User text is quoted with show() of util.h. */
 static const char *shown(const struct node *n)
 {
 	return show(n->val, n->len);
@@ -220,19 +188,48 @@ static void add_error(int line, int col, const char *key, const char *msg)
 		key = "(document)";
 	e->key = xstrndup(key, strlen(key));
 	e->msg = xstrndup(msg, strlen(msg));
+	shorten_msg(e->msg);
 	nerrors++;
 }
 
 /*
+ * A message of any length is written to a memory stream; add_error()
+ * shortens one longer than MSG_MAX by its middle, not its end (see
+ * shorten_msg()).
+ */
+struct msg {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *msg_open(struct msg *m)
+{
+	m->buf = NULL;
+	m->f = open_memstream(&m->buf, &m->len);
+	if (!m->f)
+		out_of_memory();
+	return m->f;
+}
+
+static char *msg_close(struct msg *m)
+{
+	if (fclose(m->f))
+		out_of_memory();
+	return m->buf;
+}
+
+/*
  * report_at(line, col, key, fmt, ...) and report(node, key, fmt, ...)
- * format with snprintf(), so that the compiler checks every format.
+ * format with fprintf(), so that the compiler checks every format.
  */
 #define report_at(line, col, key, ...)					\
 	do {								\
-		char msg_[1024];					\
+		struct msg m_;						\
 									\
-		snprintf(msg_, sizeof(msg_), __VA_ARGS__);		\
-		add_error(line, col, key, msg_);			\
+		fprintf(msg_open(&m_), __VA_ARGS__);			\
+		add_error(line, col, key, msg_close(&m_));		\
+		free(m_.buf);						\
 	} while (0)
 
 #define report(n, key, ...)						\
@@ -253,21 +250,28 @@ static int cmp_error(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
-/* Key paths: "base" + "prep" -> "base.prep"; "patches" + 2 -> "patches[2]" */
+/*
+ * Key paths: "base" + "prep" -> "base.prep"; "patches" + 2 -> "patches[2]".
+ * A deep parent is cut (between two UTF-8 characters) so that the path
+ * fits in KEY_LEN bytes.
+ */
 static void key_join(char *dst, const char *parent, const char *name,
 		     size_t len)
 {
 	const char *s = show(name, len);
+	int n = (int)utf8_cut(parent, strlen(parent), KEY_LEN / 2);
 
 	if (*parent)
-		snprintf(dst, KEY_LEN, "%.*s.%s", KEY_LEN / 2, parent, s);
+		snprintf(dst, KEY_LEN, "%.*s.%s", n, parent, s);
 	else
 		snprintf(dst, KEY_LEN, "%s", s);
 }
 
 static void key_index(char *dst, const char *parent, size_t i)
 {
-	snprintf(dst, KEY_LEN, "%.*s[%zu]", KEY_LEN - 24, parent, i);
+	int n = (int)utf8_cut(parent, strlen(parent), KEY_LEN - 24);
+
+	snprintf(dst, KEY_LEN, "%.*s[%zu]", n, parent, i);
 }
 
 /* ---- Reading the document into a tree of nodes ---- */
@@ -937,7 +941,7 @@ static void check_tests(struct series *s, const struct node *seq,
 		if (j < s->ntests) {
 			key_join(sub, item, "id", 2);
 			report(id, sub, "duplicate test id '%s' (first declared at %s[%zu])",
-			       t.id, key, j);
+			       show(t.id, strlen(t.id)), key, j);
 			ok = false;
 			continue;
 		}
@@ -989,7 +993,7 @@ static char *check_expect(struct series *s, const struct node *map,
 		}
 		if (!k)
 			report(map, key, "test '%s' has no expectation",
-			       s->tests[t].id);
+			       show(s->tests[t].id, strlen(s->tests[t].id)));
 	}
 	return vals;
 }

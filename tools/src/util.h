@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * util.h - error and memory helpers shared by the host tools, each of
- * which is one .c file. The includer defines UTIL_PROG (its name, for
+ * util.h - error, memory and UTF-8 helpers shared by the host tools, each
+ * of which is one .c file. The includer defines UTIL_PROG (its name, for
  * messages) and UTIL_ERROR (its exit status for usage and I/O errors)
- * before including this file.
+ * before including this file. Everything is static inline, so that a
+ * tool need not use all of it.
  */
 #ifndef BISECT_UTIL_H
 #define BISECT_UTIL_H
@@ -11,11 +12,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *prog = UTIL_PROG;
 
 /* Print "prog: error: ..." and exit with UTIL_ERROR. */
-static void die(const char *fmt, ...)
+static inline void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -28,7 +30,7 @@ static void die(const char *fmt, ...)
 }
 
 /* realloc() that never returns NULL. */
-static void *xrealloc(void *p, size_t size)
+static inline void *xrealloc(void *p, size_t size)
 {
 	p = realloc(p, size ? size : 1);
 	if (!p)
@@ -40,7 +42,7 @@ static void *xrealloc(void *p, size_t size)
  * Read the rest of an open file into a NUL-terminated buffer and set
  * *plen; returns NULL (nothing allocated) on a read error.
  */
-static char *slurp(FILE *f, size_t *plen)
+static inline char *slurp(FILE *f, size_t *plen)
 {
 	size_t len = 0, cap = 0, n;
 	char *buf = NULL;
@@ -62,6 +64,126 @@ static char *slurp(FILE *f, size_t *plen)
 	buf[len] = '\0';
 	*plen = len;
 	return buf;
+}
+
+/*
+ * The length of the UTF-8 character at @s (at most @n bytes), or 0 when
+ * the bytes there are not one: a stray continuation byte, a truncated
+ * sequence, an overlong form, a surrogate or a code point past U+10FFFF.
+ */
+static inline size_t utf8_len(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (!n)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] < 0xc2 || u[0] > 0xf4)
+		return 0;
+	len = u[0] < 0xe0 ? 2 : u[0] < 0xf0 ? 3 : 4;
+	if (u[0] == 0xe0)
+		lo = 0xa0;
+	else if (u[0] == 0xed)
+		hi = 0x9f;
+	else if (u[0] == 0xf0)
+		lo = 0x90;
+	else if (u[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || u[1] < lo || u[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * The longest prefix of @s (@len bytes) that is at most @max bytes and
+ * does not end inside a UTF-8 character.
+ */
+static inline size_t utf8_cut(const char *s, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80)
+		max--;
+	return max;
+}
+
+/*
+ * Where the shortest suffix of @s (@len bytes) that holds at least the
+ * last @keep bytes starts, not inside a UTF-8 character.
+ */
+static inline size_t utf8_tail(const char *s, size_t len, size_t keep)
+{
+	size_t start;
+
+	if (len <= keep)
+		return 0;
+	start = len - keep;
+	while (start > 0 && ((unsigned char)s[start] & 0xc0) == 0x80)
+		start--;
+	return start;
+}
+
+#define SHOW_LEN	64	/* longest text quoted in a message, in bytes */
+
+/*
+ * Quote text for a message: at most SHOW_LEN bytes of it, cut between two
+ * UTF-8 characters and marked "..." when it is longer; control characters
+ * and bytes that are not UTF-8 shown as '?'. Four rotating buffers let one
+ * message quote up to four values.
+ */
+static inline const char *show(const char *s, size_t len)
+{
+	static char ring[4][SHOW_LEN + 4];
+	static int next;
+	char *p = ring[next];
+	size_t i = 0, n = 0, c;
+
+	next = (next + 1) % 4;
+	while (i < len) {
+		c = utf8_len(s + i, len - i);
+		if (n + (c ? c : 1) > SHOW_LEN)
+			break;
+		if (!c || (unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			p[n++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(p + n, s + i, c);
+		n += c;
+		i += c;
+	}
+	if (i < len) {
+		memcpy(p + n, "...", 3);
+		n += 3;
+	}
+	p[n] = '\0';
+	return p;
+}
+
+#define MSG_MAX		1024	/* longest message, in bytes */
+#define MSG_TAIL	384	/* bytes kept from the end of a longer one */
+
+/*
+ * Shorten the message @msg in place to at most MSG_MAX bytes by cutting
+ * out its middle, marked "...": its end (the errno text, the advice) is
+ * kept, and both cuts fall between two UTF-8 characters.
+ */
+static inline void shorten_msg(char *msg)
+{
+	size_t len = strlen(msg), head, tail;
+
+	if (len <= MSG_MAX)
+		return;
+	tail = utf8_tail(msg, len, MSG_TAIL);
+	head = utf8_cut(msg, len, MSG_MAX - 3 - (len - tail));
+	memcpy(msg + head, "...", 3);
+	memmove(msg + head + 3, msg + tail, len - tail + 1);
 }
 
 #endif /* BISECT_UTIL_H */
