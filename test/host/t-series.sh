@@ -226,7 +226,7 @@ has_error bad-yes-no 9 18 base.expect.only \
 	"expected yes or no \(or true/false\), got 'maybe'$"
 
 fails bad-name 2
-has_error bad-name 3 7 name "'my series' must match \[A-Za-z0-9\._-\]\+$"
+has_error bad-name 3 7 name "'my series' cannot be the series name: it contains a space, "
 has_error bad-name 8 12 base.package "'Linux_Source' must match \[a-z0-9\.\+-\]\+$"
 
 fails empty 1
@@ -275,6 +275,53 @@ for f in valid minimal; do
 done
 t_eq "mutants of valid and minimal: rc 0 or 2, every error FILE:LINE:COL: KEY" \
 	"" "$bad"
+
+# ---- the series name: a git branch component and a file name ----
+
+# name_rule(): fixture $1 breaks the rule matching the ERE $2 (line 3).
+name_rule()
+{
+	local name=$1; shift
+	local rule=$1; shift
+	fails "$name" 1
+	has_error "$name" 3 7 name "'.*' cannot be the series name: it $rule.*\. Rename the series: at most 64 characters of A-Z a-z 0-9 \. _ -"
+}
+
+name_rule name-dotdot "contains '\.\.', which git check-ref-format refuses in the branch bisect/<name>/v<N>"
+name_rule name-dot-start "starts with '\.', which git check-ref-format refuses"
+name_rule name-lock "ends with '\.lock', which git check-ref-format refuses"
+name_rule name-dot-end "ends with '\.', which git check-ref-format refuses"
+name_rule name-too-long "is 300 bytes long, more than 64 for the file <name>-v<N>"
+name_rule name-slash "contains '/', which makes the file <name>-v<N> a path"
+name_rule name-space "contains a space, which git check-ref-format refuses"
+name_rule name-control "contains a control character, which git check-ref-format refuses"
+name_rule name-special "contains '\?', which git check-ref-format refuses"
+name_rule name-at-brace "contains '@\{', which git check-ref-format refuses"
+name_rule name-at "is '@', which git check-ref-format refuses"
+name_rule name-dash "starts with '-', which git refuses as a branch name and commands take for an option"
+name_rule name-non-ascii "contains 'é', which is not in \[A-Za-z0-9\._-\]"
+
+# The validator takes a name only when git takes bisect/<name>/v1, it has
+# at most 64 bytes and no '/'; past git's rules, only [A-Za-z0-9._-] not
+# starting with '-'.
+accepted='' bad=''
+for name in ok a.b a_b-c 1.0 a..b .a a. a.lock a.locked x/y 'a b' 'a~b' \
+	'a^b' 'a:b' 'a?b' 'a*b' 'a[b' 'a\b' 'a@{b' '@' 'a@b' '-a' 'a-' 'é' \
+	"it's" "$(printf 'x%.0s' {1..64})" "$(printf 'y%.0s' {1..65})" 'a/.b' \
+	'a/' '..'; do
+	{ printf "name: '%s'\n" "${name//\'/\'\'}"; sed 1,3d "$FIX/minimal.yaml"; } \
+		> "$mut/n.yaml"
+	run_in "$mut" n.yaml
+	[[ $RC == 0 || $RC == 2 ]] || bad+="'$name': exit $RC"$'\n'
+	[[ $RC == 0 ]] || continue
+	accepted+="${name:0:8} "
+	git check-ref-format "refs/heads/bisect/$name/v1" ||
+		bad+="'$name': taken, but git check-ref-format refuses it"$'\n'
+	((${#name} <= 64)) || bad+="'$name': taken, but longer than 64"$'\n'
+done
+t_eq "names: only those git and a file name take are taken" \
+	"ok a.b a_b-c 1.0 a.locked a- xxxxxxxx " "$accepted"
+t_eq "names: none taken that git check-ref-format refuses" "" "$bad"
 
 # ---- long messages keep their end; quoting cuts between characters ----
 

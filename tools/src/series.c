@@ -41,6 +41,7 @@
 
 #define NAME_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
 			"0123456789._-"
+#define NAME_MAX_LEN	64	/* of a series name: a file name <name>-v<N> */
 #define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
 #define TEST_ID_SET	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
@@ -662,6 +663,102 @@ static const char *get_text(const struct node *n, const char *key,
 	return n->val;
 }
 
+/*
+ * Whether git check-ref-format refuses @name (@len bytes, not empty, no
+ * '/') as a component of a branch name; @what then says why.
+ */
+static bool ref_refuses(const char *name, size_t len, char *what,
+			size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = name[i];
+
+		if (c < 0x20 || c == 0x7f)
+			snprintf(what, size, "contains a control character");
+		else if (c == ' ')
+			snprintf(what, size, "contains a space");
+		else if (strchr("~^:?*[\\", c))
+			snprintf(what, size, "contains '%c'", c);
+		else
+			continue;
+		return true;
+	}
+	if (memmem(name, len, "@{", 2))
+		snprintf(what, size, "contains '@{'");
+	else if (memmem(name, len, "..", 2))
+		snprintf(what, size, "contains '..'");
+	else if (name[0] == '.')
+		snprintf(what, size, "starts with '.'");
+	else if (len >= 5 && !memcmp(name + len - 5, ".lock", 5))
+		snprintf(what, size, "ends with '.lock'");
+	else if (name[len - 1] == '.')
+		snprintf(what, size, "ends with '.'");
+	else if (len == 1 && name[0] == '@')
+		snprintf(what, size, "is '@'");
+	else
+		return false;
+	return true;
+}
+
+/*
+ * What keeps @name (@len bytes, not empty) from being the series name,
+ * written into @buf; NULL when nothing does. The name becomes a component
+ * of the branch bisect/<name>/v<N>, so git check-ref-format must take it,
+ * and the file name <name>-v<N>, so it is short and has no '/'. Past
+ * git's rules it is kept to NAME_SET, which the shell glue and the file
+ * system take as it is.
+ */
+static const char *name_rule(const char *name, size_t len, char *buf,
+			     size_t size)
+{
+	const char *git = "git check-ref-format refuses in the branch bisect/<name>/v<N>";
+	size_t ok = strspn(name, NAME_SET), c;
+	char what[64];
+
+	if (len > NAME_MAX_LEN) {
+		snprintf(buf, size, "it is %zu bytes long, more than %d for the file <name>-v<N>",
+			 len, NAME_MAX_LEN);
+	} else if (memchr(name, '/', len)) {
+		snprintf(buf, size, "it contains '/', which makes the file <name>-v<N> a path");
+	} else if (ref_refuses(name, len, what, sizeof(what))) {
+		snprintf(buf, size, "it %s, which %s", what, git);
+	} else if (name[0] == '-') {
+		snprintf(buf, size, "it starts with '-', which %s",
+			 "git refuses as a branch name and commands take for an option");
+	} else if (ok < len) {
+		c = utf8_len(name + ok, len - ok);
+		snprintf(buf, size, "it contains '%s', which is not in [A-Za-z0-9._-]",
+			 show(name + ok, c ? c : 1));
+	} else {
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * The series name (see name_rule()), or NULL when it is not usable; the
+ * message says which rule it breaks and what a good name looks like.
+ */
+static const char *get_name(const struct node *n, const char *key)
+{
+	char why[256] = "";
+
+	if (!want(n, N_SCALAR, key))
+		return NULL;
+	if (is_null(n) || !n->len) {
+		report(n, key, "must not be empty");
+		return NULL;
+	}
+	if (!name_rule(n->val, n->len, why, sizeof(why)))
+		return n->val;
+	report(n, key, "'%s' cannot be the series name: %s. Rename the series: at most %d %s, %s",
+	       shown(n), why, NAME_MAX_LEN, "characters of A-Z a-z 0-9 . _ -",
+	       "not starting with '.' or '-', no '..', not ending with '.' or '.lock'");
+	return NULL;
+}
+
 /* A decimal integer in @min..@max. */
 static bool get_int(const struct node *n, const char *key, long min,
 		    long max, long *out)
@@ -1120,14 +1217,8 @@ static void check_series(struct series *s, const struct node *root)
 	check_keys(root, "", top_keys);
 
 	v = need(root, "", "name", sub);
-	if (v) {
-		s->name = get_text(v, sub, NAME_SET, "[A-Za-z0-9._-]+");
-		if (s->name && (!strcmp(s->name, ".") ||
-				!strcmp(s->name, "..") || s->name[0] == '-')) {
-			report(v, sub, "'%s' is not usable as a name", s->name);
-			s->name = NULL;
-		}
-	}
+	if (v)
+		s->name = get_name(v, sub);
 	v = need(root, "", "version", sub);
 	if (v)
 		get_int(v, sub, 1, INT_MAX, &s->version);
