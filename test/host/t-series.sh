@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 75
+t_plan 121
 
 # ---- valid series ----
 
@@ -337,6 +337,33 @@ t_eq "long-path: the message is cut to at most 1024 bytes" yes \
 fails long-utf8-value 1
 has_error long-utf8-value 14 9 "tests[1].id" "'a(é)+\.\.\.' must match \[a-z0-9-\]\+$"
 t_rc "long-utf8-value: the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$ERR"
+
+# ---- 100,000 tests: duplicates found in linear time ----
+
+# big_series(): a series of $1 tests, with base.expect giving each one,
+# then key 5 again (line $1 + 9), and test id 7 again (line 2 * $1 + 11).
+big_series()
+{
+	local n=$1; shift
+	sed -n '3,10p' "$FIX/minimal.yaml"
+	awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "    %d: yes\n", i
+		print "    5: no"; print "tests:"
+		for (i = 0; i < n; i++) printf "- {id: %d, claim: c}\n", i
+		print "- {id: 7, claim: again}"; print "patches:"
+		print "- {file: patches/0001-dummy-1.patch, expect: {0: yes}}" }'
+}
+big_series 100000 > "$mut/big.yaml"
+start=$(date +%s%N)
+run_in "$mut" big.yaml
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "100k tests: exit 2 with 2 errors" \
+	"2 big.yaml: 2 error(s); nothing was run. Fix series.yaml and rerun." \
+	"$RC $(tail -n 1 "$ERR")"
+has_error big 100009 5 "base.expect.5" "duplicate key \(first at line 14\)$"
+has_error big 200011 8 "tests[100000].id" \
+	"duplicate test id '7' \(first declared at tests\[7\]\)$"
+t_eq "100k tests: checked within 20 s" yes \
+	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
 
 # ---- all errors are reported, in line order ----
 

@@ -60,6 +60,7 @@ struct node {
 	char *anchor;
 	struct node **kid;	/* items; or key, value, key, value... */
 	size_t nkid;
+	size_t cap;		/* room in kid[] */
 };
 
 struct error {
@@ -87,6 +88,19 @@ struct patch {
 	char *expect;		/* per declared test: 'y', 'n' or 0 */
 };
 
+/*
+ * An index of the elements of an array by a 64-bit hash of their keys,
+ * so that finding duplicates takes linear time: open addressing with
+ * linear probing, at most half full. It only stores hashes; the caller
+ * compares the keys of the candidates index_next() returns.
+ */
+struct index {
+	uint64_t *hash;
+	size_t *elem;		/* element + 1; 0: a free slot */
+	size_t cap;		/* 0 or a power of two */
+	size_t nr;
+};
+
 /* A prep or series patch, remembered to catch duplicates. */
 struct entry {
 	char *file;
@@ -106,6 +120,7 @@ struct series {
 	long timeout;
 	struct test *tests;
 	size_t ntests;
+	struct index ids;	/* of tests[] by id */
 	bool tests_ok;		/* tests fully valid: check expect keys */
 	char *declared;		/* "a, b, c" for messages */
 	char **prep;
@@ -114,11 +129,12 @@ struct series {
 	struct patch *patches;
 	size_t npatches;
 	struct entry *ents;
-	size_t nents;
+	size_t nents, ents_cap;
+	struct index ents_ix;	/* of ents[] by size and hash */
 };
 
 static struct error *errors;
-static size_t nerrors;
+static size_t nerrors, errors_cap;
 
 static const char * const top_keys[] = {
 	"name", "version", "cover-letter", "config", "base", "boot", "tests",
@@ -161,12 +177,19 @@ static char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-/* Grow an array of @size-byte elements so that it holds @n + 1 of them. */
-static void *grow(void *p, size_t n, size_t size)
+/*
+ * Grow an array of @size-byte elements that holds @n of them and has room
+ * for *@cap so that it has room for @n + 1. The room doubles, so that
+ * adding one at a time takes linear time whatever realloc() does.
+ */
+static void *grow(void *p, size_t n, size_t *cap, size_t size)
 {
-	if (n >= SIZE_MAX / size - 1)
+	if (n < *cap)
+		return p;
+	if (*cap > SIZE_MAX / 2 / size)
 		out_of_memory();
-	return xrealloc(p, (n + 1) * size);
+	*cap = *cap ? 2 * *cap : 4;
+	return xrealloc(p, *cap * size);
 }
 
 /* User text is quoted with show() of util.h. */
@@ -180,7 +203,7 @@ static void add_error(int line, int col, const char *key, const char *msg)
 {
 	struct error *e;
 
-	errors = grow(errors, nerrors, sizeof(*errors));
+	errors = grow(errors, nerrors, &errors_cap, sizeof(*errors));
 	e = &errors[nerrors];
 	e->line = line;
 	e->col = col;
@@ -273,6 +296,79 @@ static void key_index(char *dst, const char *parent, size_t i)
 	int n = (int)utf8_cut(parent, strlen(parent), KEY_LEN - 24);
 
 	snprintf(dst, KEY_LEN, "%.*s[%zu]", n, parent, i);
+}
+
+static uint64_t hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	while (len--) {
+		h ^= *b++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static void index_put(struct index *ix, uint64_t h, size_t elem)
+{
+	size_t i = h & (ix->cap - 1);
+
+	while (ix->elem[i])
+		i = (i + 1) & (ix->cap - 1);
+	ix->hash[i] = h;
+	ix->elem[i] = elem + 1;
+}
+
+/* Add element @elem, whose key hashes to @h. */
+static void index_add(struct index *ix, uint64_t h, size_t elem)
+{
+	struct index old = *ix;
+	size_t i;
+
+	if (2 * (ix->nr + 1) > ix->cap) {
+		if (old.cap > SIZE_MAX / 4 / sizeof(*ix->hash))
+			out_of_memory();
+		ix->cap = old.cap ? 2 * old.cap : 16;
+		ix->hash = xcalloc(ix->cap, sizeof(*ix->hash));
+		ix->elem = xcalloc(ix->cap, sizeof(*ix->elem));
+		for (i = 0; i < old.cap; i++)
+			if (old.elem[i])
+				index_put(ix, old.hash[i], old.elem[i] - 1);
+		free(old.hash);
+		free(old.elem);
+	}
+	index_put(ix, h, elem);
+	ix->nr++;
+}
+
+/*
+ * The candidates for hash @h: start with *@slot = @h, and call again
+ * with *@slot + 1 after each one (in *@elem); false when there are no
+ * more.
+ */
+static bool index_next(const struct index *ix, uint64_t h, size_t *slot,
+		       size_t *elem)
+{
+	size_t i;
+
+	if (!ix->cap)
+		return false;
+	for (i = *slot & (ix->cap - 1); ix->elem[i]; i = (i + 1) & (ix->cap - 1)) {
+		if (ix->hash[i] == h) {
+			*slot = i;
+			*elem = ix->elem[i] - 1;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void index_free(struct index *ix)
+{
+	free(ix->hash);
+	free(ix->elem);
+	memset(ix, 0, sizeof(*ix));
 }
 
 /* ---- Reading the document into a tree of nodes ---- */
@@ -428,7 +524,7 @@ static struct node *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 		k = load_node(ld, &kid, depth + 1);
 		if (!k)
 			break;
-		n->kid = grow(n->kid, n->nkid, sizeof(*n->kid));
+		n->kid = grow(n->kid, n->nkid, &n->cap, sizeof(*n->kid));
 		n->kid[n->nkid++] = k;
 	}
 	free_node(n);
@@ -488,13 +584,32 @@ static bool same_scalar(const struct node *a, const struct node *b)
 }
 
 /*
+ * The first scalar key of @map that equals @k and is not itself a
+ * duplicate, among those in @keys; NULL when there is none.
+ */
+static const struct node *find_key(const struct node *map,
+				   const struct index *keys,
+				   const struct node *k, uint64_t h)
+{
+	size_t slot = h, i;
+
+	for (; index_next(keys, h, &slot, &i); slot++)
+		if (same_scalar(map->kid[i], k))
+			return map->kid[i];
+	return NULL;
+}
+
+/*
  * Walk the whole tree: reject anchors, aliases, non-scalar keys and
  * duplicate keys (marking them so the schema checks skip them).
  */
 static void check_tree(struct node *n, const char *key)
 {
+	struct index keys = { .cap = 0 };
+	const struct node *first;
 	char sub[KEY_LEN];
-	size_t i, j;
+	size_t i;
+	uint64_t h;
 
 	if (n->anchor)
 		report(n, key, "anchors and aliases are not supported (anchor '&%s')",
@@ -524,16 +639,18 @@ static void check_tree(struct node *n, const char *key)
 		if (k->anchor)
 			report(k, sub, "anchors and aliases are not supported (anchor '&%s')",
 			       show(k->anchor, strlen(k->anchor)));
-		for (j = 0; j < i; j += 2) {
-			if (same_scalar(n->kid[j], k) && !n->kid[j]->dup) {
-				report(k, sub, "duplicate key (first at line %d)",
-				       n->kid[j]->line);
-				k->dup = true;
-				break;
-			}
+		h = hash_bytes(k->val, k->len);
+		first = find_key(n, &keys, k, h);
+		if (first) {
+			report(k, sub, "duplicate key (first at line %d)",
+			       first->line);
+			k->dup = true;
+		} else {
+			index_add(&keys, h, i);
 		}
 		check_tree(n->kid[i + 1], sub);
 	}
+	index_free(&keys);
 }
 
 /* ---- Schema helpers ---- */
@@ -953,11 +1070,12 @@ static bool same_contents(const char *a, const char *b)
 static void add_entry(struct series *s, const struct node *n,
 		      const char *key, char *file)
 {
+	size_t slot, i;
 	struct entry *e;
-	size_t i;
+	uint64_t h;
 	int err;
 
-	s->ents = grow(s->ents, s->nents, sizeof(*s->ents));
+	s->ents = grow(s->ents, s->nents, &s->ents_cap, sizeof(*s->ents));
 	e = &s->ents[s->nents];
 	memset(e, 0, sizeof(*e));
 	err = hash_file(file, &e->size, &e->hash);
@@ -969,9 +1087,13 @@ static void add_entry(struct series *s, const struct node *n,
 		report(n, key, "patch file %s is empty", file);
 		return;
 	}
-	for (i = 0; i < s->nents; i++) {
+	/* Only an entry of the same size and hash can be the same. */
+	h = e->hash ^ ((uint64_t)e->size * 0x9e3779b97f4a7c15ULL);
+	for (slot = h; index_next(&s->ents_ix, h, &slot, &i); slot++) {
 		const struct entry *o = &s->ents[i];
 
+		if (o->size != e->size || o->hash != e->hash)
+			continue;
 		if (!strcmp(o->file, file)) {
 			report(n, key, "duplicate patch: same file as %s (line %d)",
 			       o->key, o->line);
@@ -987,17 +1109,31 @@ static void add_entry(struct series *s, const struct node *n,
 	e->file = file;
 	snprintf(e->key, sizeof(e->key), "%s", key);
 	e->line = n->line;
+	index_add(&s->ents_ix, h, s->nents);
 	s->nents++;
 }
 
 /* ---- The schema ---- */
+
+/* The index in s->tests of the test with id @id (@len bytes), or -1. */
+static ssize_t find_test(const struct series *s, const char *id, size_t len)
+{
+	uint64_t h = hash_bytes(id, len);
+	size_t slot = h, t;
+
+	for (; index_next(&s->ids, h, &slot, &t); slot++)
+		if (strlen(s->tests[t].id) == len &&
+		    !memcmp(s->tests[t].id, id, len))
+			return (ssize_t)t;
+	return -1;
+}
 
 static void check_tests(struct series *s, const struct node *seq,
 			const char *key)
 {
 	char sub[KEY_LEN], item[KEY_LEN];
 	const struct node *n, *v;
-	size_t i, j, list_len;
+	size_t i, list_len;
 	bool ok = true;
 	FILE *list;
 
@@ -1014,7 +1150,8 @@ static void check_tests(struct series *s, const struct node *seq,
 	for (i = 0; i < seq->nkid; i++) {
 		/* Filled here, kept only when valid and new. */
 		struct test t = { .id = NULL };
-		const struct node *id;
+		const struct node *id = NULL;
+		ssize_t j;
 
 		n = seq->kid[i];
 		key_index(item, key, i);
@@ -1032,17 +1169,16 @@ static void check_tests(struct series *s, const struct node *seq,
 			ok = false;
 			continue;
 		}
-		for (j = 0; j < s->ntests; j++)
-			if (!strcmp(s->tests[j].id, t.id))
-				break;
-		if (j < s->ntests) {
+		j = find_test(s, t.id, strlen(t.id));
+		if (j >= 0) {
 			key_join(sub, item, "id", 2);
-			report(id, sub, "duplicate test id '%s' (first declared at %s[%zu])",
+			report(id, sub, "duplicate test id '%s' (first declared at %s[%zd])",
 			       show(t.id, strlen(t.id)), key, j);
 			ok = false;
 			continue;
 		}
 		fprintf(list, "%s%s", s->ntests ? ", " : "", t.id);
+		index_add(&s->ids, hash_bytes(t.id, strlen(t.id)), s->ntests);
 		s->tests[s->ntests++] = t;
 	}
 	if (fclose(list))
@@ -1055,43 +1191,38 @@ static char *check_expect(struct series *s, const struct node *map,
 			  const char *key)
 {
 	char *vals = xcalloc(s->ntests + 1, 1);
+	bool *seen = xcalloc(s->ntests + 1, sizeof(*seen));
 	char sub[KEY_LEN];
 	size_t i, t;
 
 	if (!want(map, N_MAP, key))
-		return vals;
+		goto out;
 	for (i = 0; i + 1 < map->nkid; i += 2) {
 		const struct node *k = map->kid[i];
+		ssize_t found;
 		char v;
 
 		if (k->type != N_SCALAR || k->dup)
 			continue;
 		key_join(sub, key, k->val, k->len);
-		for (t = 0; t < s->ntests; t++)
-			if (scalar_is(k, s->tests[t].id))
-				break;
-		if (s->tests_ok && t == s->ntests)
+		found = find_test(s, k->val, k->len);
+		if (s->tests_ok && found < 0)
 			report(k, sub, "unknown test '%s' (declared tests: %s)",
 			       shown(k), s->declared);
 		v = get_yesno(map->kid[i + 1], sub);
-		if (t < s->ntests)
-			vals[t] = v;
+		if (found >= 0) {
+			vals[found] = v;
+			seen[found] = true;
+		}
 	}
 	if (!s->tests_ok)
-		return vals;
-	for (t = 0; t < s->ntests; t++) {
-		const struct node *k = NULL;
-
-		for (i = 0; i + 1 < map->nkid; i += 2) {
-			if (scalar_is(map->kid[i], s->tests[t].id)) {
-				k = map->kid[i];
-				break;
-			}
-		}
-		if (!k)
+		goto out;
+	for (t = 0; t < s->ntests; t++)
+		if (!seen[t])
 			report(map, key, "test '%s' has no expectation",
 			       show(s->tests[t].id, strlen(s->tests[t].id)));
-	}
+out:
+	free(seen);
 	return vals;
 }
 
@@ -1295,6 +1426,7 @@ static void free_series(struct series *s)
 	free(s->cover);
 	free(s->config);
 	free(s->tests);
+	index_free(&s->ids);
 	free(s->declared);
 	for (i = 0; i < s->nprep; i++)
 		free(s->prep[i]);
@@ -1307,6 +1439,7 @@ static void free_series(struct series *s)
 	}
 	free(s->patches);
 	free(s->ents);
+	index_free(&s->ents_ix);
 }
 
 /* ---- Main ---- */
