@@ -110,4 +110,33 @@ t_grep "the message quotes the status cut, with an ellipsis" \
 	'cells\.tsv:18: unknown status "a(é){31}\.\.\."$' "$T_OUT"
 t_rc "the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$T_OUT"
 
+# --- 100,000 steps, 500,000 cells: cells are found in n log n ---
+big=$T_TMP/big
+mkdir -p "$big"
+printf 'debian\tlinux-source-6.1\n' > "$big/meta.tsv"
+awk 'BEGIN { for (i = 99999; i >= 0; i--)
+	printf "%d\tL%d\t%012x\tsubject %d\n", i, i, i, i }' > "$big/steps.tsv"
+awk 'BEGIN { n = split("apply checkpatch build boot tests", stage, " ")
+	for (k = 1; k <= n; k++)
+		for (i = 0; i < 100000; i++)
+			printf "%d\t%s\t%s\t%d\t-\t-\n", i, stage[k],
+				i == 77777 && k == n ? "FAIL" : "ok", i }' > "$big/cells.tsv"
+start=$(date +%s%N)
+t_rc "100k steps, 500k cells: exit 1 for the one failed cell" 1 "$REPORT" "$big"
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "100k steps: reported within 20 s" yes \
+	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
+t_grep "100k steps: the failed cell is the one of step 77777" \
+	'^step L77777 tests: FAIL$' "$big/matrix.txt"
+t_eq "100k steps: all counted" "100000 steps, 99999 passed, 1 failed, 0 skipped" \
+	"$(tail -n 1 "$big/matrix.txt")"
+# Index i is on line 100000 - i; of the two repeated, 5 sorts first, but
+# 90000 is repeated first in the file.
+printf '90000\tagain\t-\tas line 10000\n5\tagain\t-\tas line 99995\n' \
+	>> "$big/steps.tsv"
+t_rc "100k steps, two indexes twice: exit 2" 2 "$REPORT" "$big"
+t_grep "the error names the first repeating line" \
+	'/big/steps\.tsv:100001: duplicate step index 90000 \(first at line 10000\)$' \
+	"$T_OUT"
+
 t_done

@@ -129,6 +129,7 @@ struct cell {
 
 struct step {
 	long index;
+	size_t line;		/* in steps.tsv */
 	char *label;
 	char *sha;
 	char *subject;
@@ -273,21 +274,29 @@ struct run {
 	size_t nr_step;
 };
 
+/* By index, then by line, so that of equal indexes the first comes first. */
 static int cmp_step(const void *a, const void *b)
 {
 	const struct step *x = a, *y = b;
 
-	return (x->index > y->index) - (x->index < y->index);
+	if (x->index != y->index)
+		return (x->index > y->index) - (x->index < y->index);
+	return (x->line > y->line) - (x->line < y->line);
 }
 
+static int cmp_index(const void *key, const void *elem)
+{
+	const long *index = key;
+	const struct step *st = elem;
+
+	return (*index > st->index) - (*index < st->index);
+}
+
+/* The step with @index; run->step is sorted by then. */
 static struct step *find_step(struct run *run, long index)
 {
-	size_t i;
-
-	for (i = 0; i < run->nr_step; i++)
-		if (run->step[i].index == index)
-			return &run->step[i];
-	return NULL;
+	return bsearch(&index, run->step, run->nr_step, sizeof(*run->step),
+		       cmp_index);
 }
 
 static void read_meta(struct run *run)
@@ -308,10 +317,10 @@ static void read_meta(struct run *run)
 static void read_steps(struct run *run)
 {
 	char *path = xasprintf("%s/steps.tsv", run->dir);
+	size_t i, cap = 0, dup = 0;
 	struct lines l;
 	struct step *st;
 	char *f[4];
-	size_t i;
 	int k;
 
 	read_lines(&l, path, 0);
@@ -321,16 +330,16 @@ static void read_steps(struct run *run)
 		if (split(l.v[i], f, 4) != 4)
 			die("%s:%zu: expected \"index<TAB>label<TAB>sha<TAB>subject\"",
 			    path, i + 1);
-		run->step = xrealloc(run->step,
-				     (run->nr_step + 1) * sizeof(*run->step));
+		if (run->nr_step == cap) {
+			cap = cap ? 2 * cap : 64;
+			run->step = xrealloc(run->step, cap * sizeof(*run->step));
+		}
 		st = &run->step[run->nr_step];
 		memset(st, 0, sizeof(*st));
+		st->line = i + 1;
 		if (parse_long(f[0], &st->index))
 			die("%s:%zu: bad step index \"%s\"", path, i + 1,
 			    show(f[0], strlen(f[0])));
-		if (find_step(run, st->index))
-			die("%s:%zu: duplicate step index %ld", path, i + 1,
-			    st->index);
 		if (!*f[1] || !*f[2])
 			die("%s:%zu: empty label or sha", path, i + 1);
 		untab(f[3]);
@@ -349,6 +358,15 @@ static void read_steps(struct run *run)
 	if (run->nr_step == 0)
 		die("%s: no steps", path);
 	qsort(run->step, run->nr_step, sizeof(*run->step), cmp_step);
+	/* The first line in the file that repeats an earlier index. */
+	for (i = 1; i < run->nr_step; i++)
+		if (run->step[i].index == run->step[i - 1].index &&
+		    (!dup || run->step[i].line < run->step[dup].line))
+			dup = i;
+	if (dup)
+		die("%s:%zu: duplicate step index %ld (first at line %zu)", path,
+		    run->step[dup].line, run->step[dup].index,
+		    run->step[dup - 1].line);
 	free(path);
 }
 
