@@ -19,7 +19,7 @@ fresh()
 	echo "$T_TMP/$2"
 }
 
-t_plan 33
+t_plan 52
 
 # --- a run with every status: ok, FAIL, skip, acked, cached-ok/FAIL/skip ---
 run=$(fresh mixed mixed)
@@ -94,6 +94,25 @@ mkdir "$run/report.ktap.tmp"
 t_rc "unwritable report.ktap exits 2" 2 "$REPORT" "$run"
 
 t_rc "no RUNDIR is a usage error" 2 "$REPORT"
+
+# --- elapsed_ms past what fmt_time() can round (UBSan in tools/bin/san) ---
+run=$(fresh mixed elapsed)
+printf '2\tboot\tok\t9223372036854775758\t-\t-\n' >> "$run/cells.tsv"
+t_rc "elapsed_ms LONG_MAX-49 exits 2" 2 "$REPORT" "$run"
+t_grep "the error names the file, the line and the range" \
+	'/elapsed/cells\.tsv:18: elapsed_ms 9223372036854775758 is out of range 0\.\.1000000000000$' \
+	"$T_OUT"
+run=$(fresh mixed elapsed-long)
+printf '2\tboot\tok\t9223372036854775808\t-\t-\n' >> "$run/cells.tsv"
+t_rc "elapsed_ms past LONG_MAX exits 2" 2 "$REPORT" "$run"
+t_grep "the error says it is not a number of milliseconds" \
+	'/elapsed-long/cells\.tsv:18: bad elapsed_ms "9223372036854775808": expected milliseconds or "-"$' \
+	"$T_OUT"
+run=$(fresh mixed elapsed-max)
+printf '2\tboot\tok\t999999999949\t-\t-\n' >> "$run/cells.tsv"
+t_rc "the largest elapsed_ms is taken" 1 "$REPORT" "$run"
+t_grep "and rounded to tenths of seconds" '^    ok 4 boot # 999999999\.9s$' \
+	"$run/report.ktap"
 
 # --- text is cut between UTF-8 characters ---
 run=$(fresh mixed utf8)

@@ -73,6 +73,7 @@
 #define SHA_LEN		12
 #define SUBJECT_MAX	40	/* matrix columns of the subject */
 #define DETAIL_MAX	40	/* detail lines quoted per cell */
+#define ELAPSED_MAX	1000000000000L	/* ms, about 31 years */
 
 enum status {
 	ST_MISSING,
@@ -413,8 +414,11 @@ static void read_cells(struct run *run)
 		c->st = status;
 		c->ms = -1;
 		if (strcmp(f[3], "-") && *f[3] && parse_long(f[3], &c->ms))
-			die("%s:%zu: bad elapsed_ms \"%s\"", path, i + 1,
-			    show(f[3], strlen(f[3])));
+			die("%s:%zu: bad elapsed_ms \"%s\": expected milliseconds or \"-\"",
+			    path, i + 1, show(f[3], strlen(f[3])));
+		if (c->ms > ELAPSED_MAX)
+			die("%s:%zu: elapsed_ms %ld is out of range 0..%ld",
+			    path, i + 1, c->ms, ELAPSED_MAX);
 		untab(f[5]);
 		rtrim(f[5]);
 		c->summary = none(f[4]);
@@ -444,14 +448,14 @@ static int has_details(enum status st)
 	return is_fail(st) || st == ST_ACKED || st == ST_CACHED_ACKED;
 }
 
-/* "4.1s" into buf, or "" when unknown. */
+/* "4.1s" into buf, or "" when unknown; read_cells() bounds ms. */
 static const char *fmt_time(char *buf, size_t size, long ms)
 {
 	long t;
 
 	if (ms < 0)
 		return "";
-	t = (ms + 50) / 100;
+	t = ms / 100 + (ms % 100 >= 50);
 	snprintf(buf, size, "%ld.%lds", t / 10, t % 10);
 	return buf;
 }
