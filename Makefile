@@ -4,8 +4,13 @@
 # pipeline, the tests, the linters, and sending. `make help` lists them.
 
 SERIES  ?= $(CURDIR)/series.yaml
-WORKDIR ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/bisect-check
-JOBS    ?= $(shell nproc)
+# The defaults are tools/lib.sh's, asked once.
+ifndef WORKDIR
+WORKDIR := $(shell bash tools/lib.sh --default WORKDIR)
+endif
+ifndef JOBS
+JOBS    := $(shell bash tools/lib.sh --default JOBS)
+endif
 V       ?= 0
 KEEP    ?= 0
 FORCE   ?= 0
@@ -29,8 +34,8 @@ SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report
 SAN_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 
-.PHONY: help tools tools-san deps bisect-check check test-host test-e2e lint send \
-	range-diff bench clean distclean
+.PHONY: help tools tools-san deps bisect-check check test-host lint send \
+	range-diff bench prune clean distclean
 
 help: ## list the targets and variables
 	@echo 'Targets:'
@@ -44,6 +49,9 @@ help: ## list the targets and variables
 	@echo '  KEEP=1         keep the throwaway worktree and say where'
 	@echo '  FORCE=1        ignore the result cache'
 	@echo '  SEND=1|reflect make send: really send (default: write messages only)'
+	@echo '  PRUNE_RUNS=n   run dirs kept (default 20); PRUNE_DAYS=n: unused entries kept (default 14)'
+	@echo 'Exit: make bisect-check exits 0 when every cell passed, else 2 (make'"'"'s own code)'
+	@echo '  after saying the tool'"'"'s: tools/bisect-check exits 0 passed, 1 a check failed, 2 setup error.'
 
 deps-tools:
 	$(Q)tools/deps.sh tools
@@ -60,24 +68,31 @@ $(SAN_BIN)/series: tools/src/series.c tools/src/util.h
 	$(Q)mkdir -p $(SAN_BIN)
 	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $< -lyaml
 
-$(SAN_BIN)/%: tools/src/%.c tools/src/util.h
+$(SAN_BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 	$(Q)mkdir -p $(SAN_BIN)
 	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $<
 
-$(BIN)/%: tools/src/%.c tools/src/util.h
+$(BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(BIN)/guest-runner: test/guest/runner.c
+$(BIN)/guest-runner: test/guest/runner.c tools/src/splat.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
 
 deps: ## install every Debian package the targets need
 	$(Q)tools/deps.sh tools bisect lint send
 
+# make exits 2 for any failed recipe; the tool's own code (0 passed, 1 a
+# check failed, 2 usage or setup error) is said here, and scripts that
+# need it call tools/bisect-check directly (README, "Exit codes").
 bisect-check: tools ## replay the series: apply, checkpatch, build, boot, test; print the matrix
 	$(Q)tools/deps.sh bisect
-	$(Q)tools/bisect-check "$(SERIES)"
+	$(Q)tools/bisect-check "$(SERIES)" || { rc=$$?; case $$rc in \
+		1) why="a check failed" ;; 2) why="a usage or setup error" ;; \
+		*) why="interrupted or killed" ;; esac; \
+		echo "make: tools/bisect-check exited $$rc: $$why (make exits 2; scripts: call tools/bisect-check for 0/1/2)" >&2; \
+		exit $$rc; }
 
 check: tools tools-san ## run the tests: host-side fixtures, lint, end-to-end runs of v1 and v2
 	$(Q)tools/deps.sh bisect lint send
@@ -98,6 +113,9 @@ send: tools ## write the series' messages with b4 (SEND=1 sends, SEND=reflect to
 range-diff: tools ## git range-diff of v1 against v2 on the same base
 	$(Q)tools/deps.sh bisect
 	$(Q)tools/range-diff.sh
+
+prune: ## trim WORKDIR now: old runs, and what was not used for PRUNE_DAYS (tools/prune.sh)
+	$(Q)tools/prune.sh "$(WORKDIR)"
 
 bench: tools ## measure cold/warm runs against a cold build and a naive loop
 	$(Q)tools/deps.sh bisect

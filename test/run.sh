@@ -13,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tools/lib.sh"
 
 WHAT=${1:-all}
 FILTER=${2:-}
-LOGDIR=${CHECK_LOGDIR:-${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}/check-logs}
+LOGDIR=${CHECK_LOGDIR:-$WORKDIR/check-logs}
 PASS=0
 FAIL=0
 SKIP=0
