@@ -137,13 +137,6 @@ struct step {
 	struct cell cell[NR_STAGES];
 };
 
-/* A file read into memory and split into lines. */
-struct lines {
-	char *buf;
-	char **v;
-	size_t nr;
-};
-
 static char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -193,41 +186,18 @@ static void untab(char *s)
 }
 
 /*
- * Read path into l. Returns 0, or -1 with errno ENOENT when the file
- * does not exist and missing_ok is set; other errors are fatal.
+ * Read path into l (util.h), each line cleaned. Returns 0, or -1 with
+ * errno ENOENT when the file does not exist and missing_ok is set; other
+ * errors are fatal.
  */
 static int read_lines(struct lines *l, const char *path, int missing_ok)
 {
-	size_t len, i, start = 0, vcap = 0;
-	char *buf = NULL;
-	FILE *f;
+	size_t i;
 
-	memset(l, 0, sizeof(*l));
-	f = fopen(path, "rb");
-	if (!f) {
-		if (missing_ok && errno == ENOENT)
-			return -1;
-		die("cannot open %s: %s", path, strerror(errno));
-	}
-	buf = slurp(f, &len);
-	if (!buf)
-		die("cannot read %s: %s", path, strerror(errno));
-	fclose(f);
-	l->buf = buf;
-	for (i = 0; i <= len; i++) {
-		if (i < len && buf[i] != '\n')
-			continue;
-		if (i == len && start == len)
-			break;
-		buf[i] = '\0';
-		if (l->nr == vcap) {
-			vcap = vcap ? vcap * 2 : 64;
-			l->v = xrealloc(l->v, vcap * sizeof(*l->v));
-		}
-		clean(buf + start);
-		l->v[l->nr++] = buf + start;
-		start = i + 1;
-	}
+	if (lines_read(l, path, NULL, missing_ok))
+		return -1;
+	for (i = 0; i < l->nr; i++)
+		clean(l->v[i]);
 	return 0;
 }
 

@@ -100,14 +100,6 @@ static const char * const actual_name[] = {
 	[ACT_ERROR]	= "error",
 };
 
-/* A text file split into cleaned, NUL-terminated lines. */
-struct lines {
-	char *buf;
-	char **v;
-	size_t nr;
-	int partial;		/* the last line had no newline */
-};
-
 struct result {
 	char *id;
 	enum actual actual;
@@ -168,51 +160,28 @@ static void put_quoted(const char *s, size_t max)
 	fputs("...", stdout);
 }
 
-static void push_line(struct lines *l, char *s, size_t *cap)
-{
-	size_t n = strlen(s);
-
-	while (n > 0 && s[n - 1] == ' ')
-		s[--n] = '\0';
-	if (l->nr == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		l->v = xrealloc(l->v, *cap * sizeof(*l->v));
-	}
-	l->v[l->nr++] = s;
-}
-
 /*
- * Split raw bytes into lines in place, dropping \r, NULs, other control
- * characters and ANSI escape sequences; a tab becomes a space.
+ * Clean one console line in place: drop \r, NULs, other control
+ * characters and ANSI escape sequences, make a tab a space, strip
+ * trailing spaces.
  */
-static void split_clean(struct lines *l, char *raw, size_t len)
+static void clean_console(char *s)
 {
-	size_t r, w = 0, start = 0, cap = 0;
 	unsigned char c;
+	char *r, *w = s;
 
-	for (r = 0; r < len; r++) {
-		c = raw[r];
-		if (c == '\n') {
-			raw[w++] = '\0';
-			push_line(l, raw + start, &cap);
-			start = w;
-			continue;
-		}
+	for (r = s; *r; r++) {
+		c = *r;
 		if (c == 0x1b) {
-			if (r + 1 < len && raw[r + 1] == '[') {
-				for (r += 2; r < len; r++) {
-					c = raw[r];
-					if (c == '\n') {
-						r--;
+			if (r[1] == '[') {
+				for (r += 2; *r; r++)
+					if (*r >= 0x40 && *r <= 0x7e)
 						break;
-					}
-					if (c >= 0x40 && c <= 0x7e)
-						break;
-				}
-			} else if (r + 1 < len && raw[r + 1] != '\n') {
+				if (!*r)
+					break;
+			} else if (r[1]) {
 				r++;
-				if ((raw[r] == '(' || raw[r] == ')') &&
-				    r + 1 < len && raw[r + 1] != '\n')
+				if ((*r == '(' || *r == ')') && r[1])
 					r++;
 			}
 			continue;
@@ -221,31 +190,21 @@ static void split_clean(struct lines *l, char *raw, size_t len)
 			c = ' ';
 		else if (c < 0x20 || c == 0x7f)
 			continue;
-		raw[w++] = c;
+		*w++ = c;
 	}
-	if (w > start) {
-		raw[w] = '\0';
-		push_line(l, raw + start, &cap);
-		l->partial = 1;
-	}
+	while (w > s && w[-1] == ' ')
+		w--;
+	*w = '\0';
 }
 
+/* Read a file given on the command line as cleaned lines. */
 static void read_lines(struct lines *l, const char *what, const char *path)
 {
-	size_t len;
-	char *buf;
-	FILE *f;
+	size_t i;
 
-	f = fopen(path, "rb");
-	if (!f)
-		die("cannot open %s file %s: %s", what, path, strerror(errno));
-	buf = slurp(f, &len);
-	if (!buf)
-		die("cannot read %s file %s: %s", what, path, strerror(errno));
-	fclose(f);
-	memset(l, 0, sizeof(*l));
-	l->buf = buf;
-	split_clean(l, buf, len);
+	lines_read(l, path, what, 0);
+	for (i = 0; i < l->nr; i++)
+		clean_console(l->v[i]);
 }
 
 /* Skip the "[    1.234567] " time stamp and "[    T1] " caller id. */
@@ -386,18 +345,6 @@ static void ex_panic(struct excerpt *ex, const struct lines *l,
 	ex_add(ex, l, p, EXCERPT_MAX);
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ')
-		s++;
-	e = s + strlen(s);
-	while (e > s && e[-1] == ' ')
-		*--e = '\0';
-	return s;
-}
-
 /*
  * A sorted index of (name, position) pairs, so that a lookup by name
  * costs log n: 100k results or expectations are checked in well under a
@@ -521,7 +468,7 @@ struct results {
 };
 
 /* The last result reported for id, or NULL. */
-static struct result *find_result(struct results *res, const char *id)
+static struct result *find_result(const struct results *res, const char *id)
 {
 	size_t i = index_lower(res->by_id, res->nr, id, (size_t)-1);
 
@@ -813,7 +760,14 @@ static long parse_num(const char *opt, const char *s)
 	return v;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks. */
+struct opts {
+	const char *console, *results, *expect, *identity;
+	int only_declared, timed_out_given;
+	long timed_out;
+};
+
+static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option opts[] = {
 		{ "console",	required_argument, NULL, 'c' },
@@ -825,92 +779,112 @@ int main(int argc, char **argv)
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *console = NULL, *results = NULL, *expect = NULL;
-	const char *ident_file = NULL;
-	struct identity built, booted;
-	struct strbuf ident_detail = { NULL, 0, 0 };
-	char ident_reason[512];
-	int ident = -1;
-	const char *reason, *tstatus;
-	int only_declared = 0, timed_out_given = 0, boot_ok, tests_ok, opt;
-	long timed_out = 0;
-	size_t i, p, nr_exp, reported = 0, differ = 0, undeclared = 0;
-	struct excerpt ex = { .nr = 0 };
-	struct results res;
-	struct expect *exp;
-	struct name_pos *exp_idx;
-	struct result *r;
-	struct lines con;
-	enum bad *bad, worst;
-	char summary[1024];
+	int opt;
 
+	memset(o, 0, sizeof(*o));
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
-			console = optarg;
+			o->console = optarg;
 			break;
 		case 'r':
-			results = optarg;
+			o->results = optarg;
 			break;
 		case 'e':
-			expect = optarg;
+			o->expect = optarg;
 			break;
 		case 't':
-			timed_out = parse_num("--timed-out", optarg);
-			timed_out_given = 1;
+			o->timed_out = parse_num("--timed-out", optarg);
+			o->timed_out_given = 1;
 			break;
 		case 'o':
-			only_declared = 1;
+			o->only_declared = 1;
 			break;
 		case 'i':
-			ident_file = optarg;
+			o->identity = optarg;
 			break;
 		default:
 			bad_usage();
 		}
 	}
-	if (optind != argc || !console || !results || !expect)
+	if (optind != argc || !o->console || !o->results || !o->expect)
 		bad_usage();
+}
 
-	read_lines(&con, "console", console);
-	read_results(results, &res);
-	read_expect(expect, &exp, &nr_exp, &exp_idx);
-	sb_add(&ident_detail, "");
-	booted_identity(&res, &booted);
-	if (ident_file) {
-		read_identity(ident_file, &built);
-		ident = identity_check(&built, &booted, res.done, ident_reason,
-				       sizeof(ident_reason), &ident_detail);
+/* The verdict on the boot, with the console lines that show why. */
+struct boot_verdict {
+	int ok;
+	const char *reason;
+	struct excerpt ex;
+	/* --identity: 1 the same, 0 another kernel, -1 nothing to compare */
+	int ident;
+	struct identity built, booted;
+	struct strbuf detail;
+	char ident_reason[512];
+};
+
+static void judge_boot(const struct opts *o, const struct lines *con,
+		       const struct results *res, struct boot_verdict *v)
+{
+	enum bad *bad, worst;
+	size_t p;
+
+	memset(v, 0, sizeof(*v));
+	v->ident = -1;
+	sb_add(&v->detail, "");
+	booted_identity(res, &v->booted);
+	if (o->identity) {
+		read_identity(o->identity, &v->built);
+		v->ident = identity_check(&v->built, &v->booted, res->done,
+					  v->ident_reason,
+					  sizeof(v->ident_reason), &v->detail);
 	}
 
-	bad = xrealloc(NULL, (con.nr + 1) * sizeof(*bad));
-	worst = classify(&con, bad);
-	for (p = 0; p < con.nr; p++)
-		if (strstr(con.v[p], "Kernel panic - not syncing"))
+	bad = xrealloc(NULL, (con->nr + 1) * sizeof(*bad));
+	worst = classify(con, bad);
+	for (p = 0; p < con->nr; p++)
+		if (splat_kind(msg_start(con->v[p])) == SPLAT_PANIC)
 			break;
 
-	boot_ok = 0;
-	if (timed_out_given) {
-		reason = "timeout";
-		ex_tail(&ex, &con);
-	} else if (p < con.nr) {
-		reason = "panic";
-		ex_panic(&ex, &con, bad, p);
-	} else if (ident == 0) {
-		reason = ident_reason;
+	if (o->timed_out_given) {
+		v->reason = "timeout";
+		ex_tail(&v->ex, con);
+	} else if (p < con->nr) {
+		v->reason = "panic";
+		ex_panic(&v->ex, con, bad, p);
+	} else if (v->ident == 0) {
+		v->reason = v->ident_reason;
 	} else if (worst != BAD_NONE) {
-		reason = worst == BAD_OOPS ? "oops" : "warning";
-		ex_windows(&ex, &con, bad, 0, con.nr, EXCERPT_MAX);
-	} else if (!res.done) {
-		reason = "no result";
-		ex_tail(&ex, &con);
+		v->reason = worst == BAD_OOPS ? "oops" : "warning";
+		ex_windows(&v->ex, con, bad, 0, con->nr, EXCERPT_MAX);
+	} else if (!res->done) {
+		v->reason = "no result";
+		ex_tail(&v->ex, con);
 	} else {
-		reason = "ok";
-		boot_ok = 1;
+		v->reason = "ok";
+		v->ok = 1;
 	}
+	free(bad);
+}
 
+/* The verdict on the tests. */
+struct tests_verdict {
+	int ok;
+	const char *status;	/* ok, FAIL or skip */
+	char summary[1024];
+};
+
+static void judge_tests(const struct opts *o, struct results *res,
+			const struct expect *exp, size_t nr_exp,
+			const struct name_pos *exp_idx,
+			const struct boot_verdict *boot, struct tests_verdict *t)
+{
+	size_t i, n = 0, reported = 0, differ = 0, undeclared = 0;
+	struct result *r;
+
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < nr_exp; i++) {
-		r = find_result(&res, exp[i].id);
+		r = find_result(res, exp[i].id);
 		if (r) {
 			reported++;
 			if (r->actual != exp[i].want)
@@ -919,89 +893,123 @@ int main(int argc, char **argv)
 			differ++;
 		}
 	}
-	for (i = 0; i < res.nr; i++) {
-		size_t j = index_lower(exp_idx, nr_exp, res.r[i].id, 0);
+	for (i = 0; i < res->nr; i++) {
+		size_t j = index_lower(exp_idx, nr_exp, res->r[i].id, 0);
 
-		res.r[i].declared = only_declared ||
-			(j < nr_exp && !strcmp(exp_idx[j].name, res.r[i].id));
+		res->r[i].declared = o->only_declared ||
+			(j < nr_exp && !strcmp(exp_idx[j].name, res->r[i].id));
 		/* Count each undeclared id once, at its last report. */
-		if (!res.r[i].declared && find_result(&res, res.r[i].id) == &res.r[i])
+		if (!res->r[i].declared && find_result(res, res->r[i].id) == &res->r[i])
 			undeclared++;
 	}
 
-	tests_ok = 0;
-	if (res.nr == 0 && !boot_ok) {
-		tstatus = "skip";
-		snprintf(summary, sizeof(summary), "no results (%s)", reason);
-	} else {
-		size_t n = 0;
-
-		if (!res.done) {
-			size_t wrong = differ - (nr_exp - reported);
-
-			n += snprintf(summary, sizeof(summary),
-				      "incomplete: %zu of %zu reported",
-				      reported, nr_exp);
-			if (wrong)
-				n += snprintf(summary + n, sizeof(summary) - n,
-					      ", %zu %s", wrong,
-					      wrong == 1 ? "differs" : "differ");
-		} else if (differ) {
-			n += snprintf(summary, sizeof(summary),
-				      "%zu of %zu differ", differ, nr_exp);
-		} else {
-			n += snprintf(summary, sizeof(summary),
-				      "%zu/%zu as declared", nr_exp, nr_exp);
-		}
-		if (undeclared)
-			snprintf(summary + n, sizeof(summary) - n,
-				 ", %zu not declared", undeclared);
-		tests_ok = res.done && !differ && !undeclared;
-		tstatus = tests_ok ? "ok" : "FAIL";
+	if (res->nr == 0 && !boot->ok) {
+		t->status = "skip";
+		snprintf(t->summary, sizeof(t->summary), "no results (%.900s)",
+			 boot->reason);
+		return;
 	}
+	if (!res->done) {
+		size_t wrong = differ - (nr_exp - reported);
 
-	printf("boot\t%s\t", boot_ok ? "ok" : "FAIL");
-	put_quoted(reason, QUOTE_MAX);
+		n += snprintf(t->summary, sizeof(t->summary),
+			      "incomplete: %zu of %zu reported", reported, nr_exp);
+		if (wrong)
+			n += snprintf(t->summary + n, sizeof(t->summary) - n,
+				      ", %zu %s", wrong,
+				      wrong == 1 ? "differs" : "differ");
+	} else if (differ) {
+		n += snprintf(t->summary, sizeof(t->summary),
+			      "%zu of %zu differ", differ, nr_exp);
+	} else {
+		n += snprintf(t->summary, sizeof(t->summary),
+			      "%zu/%zu as declared", nr_exp, nr_exp);
+	}
+	if (undeclared)
+		snprintf(t->summary + n, sizeof(t->summary) - n,
+			 ", %zu not declared", undeclared);
+	t->ok = res->done && !differ && !undeclared;
+	t->status = t->ok ? "ok" : "FAIL";
+}
+
+static void put_detail(const char *s)
+{
+	fputs("boot-detail\t", stdout);
+	put_quoted(s, QUOTE_MAX);
 	putchar('\n');
-	if (timed_out_given)
-		printf("boot-detail\tthe host stopped the guest after %ld s; its console ends:\n",
-		       timed_out);
-	if (ident_file) {
-		char *l, *next;
+}
 
+static void print_boot(const struct opts *o, const struct lines *con,
+		       struct boot_verdict *v)
+{
+	char *l, *next;
+	size_t i;
+
+	printf("boot\t%s\t", v->ok ? "ok" : "FAIL");
+	put_quoted(v->reason, QUOTE_MAX);
+	putchar('\n');
+	if (o->timed_out_given)
+		printf("boot-detail\tthe host stopped the guest after %ld s; its console ends:\n",
+		       o->timed_out);
+	if (o->identity) {
 		printf("identity\t%s\t%s\t%s\n",
-		       ident == 1 ? "ok" : ident == 0 ? "FAIL" : "unknown",
-		       booted.version ? booted.version : "-", built.version);
-		for (l = ident_detail.s; *l; l = next) {
+		       v->ident == 1 ? "ok" : v->ident == 0 ? "FAIL" : "unknown",
+		       v->booted.version ? v->booted.version : "-",
+		       v->built.version);
+		for (l = v->detail.s; *l; l = next) {
 			next = strchr(l, '\n');
 			*next++ = '\0';
-			fputs("boot-detail\t", stdout);
-			put_quoted(l, QUOTE_MAX);
-			putchar('\n');
+			put_detail(l);
 		}
 	}
-	for (i = 0; i < ex.nr; i++) {
-		fputs("boot-detail\t", stdout);
-		put_quoted(con.v[ex.v[i]], QUOTE_MAX);
-		putchar('\n');
-	}
-	printf("tests\t%s\t%s\n", tstatus, summary);
-	for (i = 0; i < nr_exp && strcmp(tstatus, "skip"); i++) {
-		r = find_result(&res, exp[i].id);
+	for (i = 0; i < v->ex.nr; i++)
+		put_detail(con->v[v->ex.v[i]]);
+}
+
+static void print_tests(const struct results *res, const struct expect *exp,
+			size_t nr_exp, const struct tests_verdict *t)
+{
+	const struct result *r;
+	size_t i;
+
+	printf("tests\t%s\t%s\n", t->status, t->summary);
+	for (i = 0; i < nr_exp && strcmp(t->status, "skip"); i++) {
+		r = find_result(res, exp[i].id);
 		put_test(exp[i].id, actual_name[exp[i].want],
 			 r ? r->actual : ACT_MISSING,
 			 r && r->actual == exp[i].want, r ? r->why : NULL,
-			 NULL, &res);
+			 NULL, res);
 	}
-	for (i = 0; i < res.nr; i++) {
-		r = &res.r[i];
-		if (r->declared || find_result(&res, r->id) != r)
+	for (i = 0; i < res->nr; i++) {
+		r = &res->r[i];
+		if (r->declared || find_result(res, r->id) != r)
 			continue;
-		put_test(r->id, "-", r->actual, 0, r->why, "not declared",
-			 &res);
+		put_test(r->id, "-", r->actual, 0, r->why, "not declared", res);
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct tests_verdict tests;
+	struct boot_verdict boot;
+	struct name_pos *exp_idx;
+	struct results res;
+	struct expect *exp;
+	struct lines con;
+	struct opts o;
+	size_t nr_exp;
+
+	parse_opts(argc, argv, &o);
+	read_lines(&con, "console", o.console);
+	read_results(o.results, &res);
+	read_expect(o.expect, &exp, &nr_exp, &exp_idx);
+
+	judge_boot(&o, &con, &res, &boot);
+	judge_tests(&o, &res, exp, nr_exp, exp_idx, &boot, &tests);
+	print_boot(&o, &con, &boot);
+	print_tests(&res, exp, nr_exp, &tests);
 
 	if (fflush(stdout) || ferror(stdout))
 		die("cannot write stdout: %s", strerror(errno));
-	return boot_ok && tests_ok ? TRIAGE_OK : TRIAGE_FAIL;
+	return boot.ok && tests.ok ? TRIAGE_OK : TRIAGE_FAIL;
 }

@@ -9,6 +9,7 @@
 #ifndef BISECT_UTIL_H
 #define BISECT_UTIL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,6 +185,77 @@ static inline void shorten_msg(char *msg)
 	head = utf8_cut(msg, len, MSG_MAX - 3 - (len - tail));
 	memcpy(msg + head, "...", 3);
 	memmove(msg + head + 3, msg + tail, len - tail + 1);
+}
+
+/* A text file in memory, split in place into NUL-terminated lines. */
+struct lines {
+	char *buf;
+	char **v;
+	size_t nr, cap;
+	int partial;		/* the last line had no newline */
+};
+
+static inline void lines_push(struct lines *l, char *s)
+{
+	if (l->nr == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 256;
+		l->v = xrealloc(l->v, l->cap * sizeof(*l->v));
+	}
+	l->v[l->nr++] = s;
+}
+
+/*
+ * Read @path into @l, split at each '\n'. @what names the file in
+ * messages ("console file x: ..."), or is NULL. Returns 0, or -1 with
+ * errno ENOENT when the file does not exist and @missing_ok is set;
+ * other errors are fatal.
+ */
+static inline int lines_read(struct lines *l, const char *path,
+			     const char *what, int missing_ok)
+{
+	size_t len, i, start = 0;
+	char *buf;
+	FILE *f;
+
+	memset(l, 0, sizeof(*l));
+	f = fopen(path, "rb");
+	if (!f) {
+		if (missing_ok && errno == ENOENT)
+			return -1;
+		die("cannot open %s%s%s: %s", what ? what : "", what ? " file " : "",
+		    path, strerror(errno));
+	}
+	buf = slurp(f, &len);
+	if (!buf)
+		die("cannot read %s%s%s: %s", what ? what : "", what ? " file " : "",
+		    path, strerror(errno));
+	fclose(f);
+	l->buf = buf;
+	for (i = 0; i < len; i++) {
+		if (buf[i] != '\n')
+			continue;
+		buf[i] = '\0';
+		lines_push(l, buf + start);
+		start = i + 1;
+	}
+	if (start < len) {
+		lines_push(l, buf + start);
+		l->partial = 1;
+	}
+	return 0;
+}
+
+/* @s without its leading and trailing spaces (in place). */
+static inline char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ')
+		s++;
+	e = s + strlen(s);
+	while (e > s && e[-1] == ' ')
+		*--e = '\0';
+	return s;
 }
 
 #endif /* BISECT_UTIL_H */
