@@ -21,13 +21,19 @@ e2e_run()
 	E2E_RUN=$(readlink -f "$E2E_WORKDIR/runs/latest")
 }
 
+# e2e_stages(): the stage names of tools/stages.tsv, in order.
+e2e_stages()
+{
+	awk -F'\t' '!/^#/ && NF { print $1 }' "$T_TOP/tools/stages.tsv" | xargs
+}
+
 # e2e_cells(): print "idx stage status" of a run, cached-X shown as X, in
 # pipeline order (cells of one step may finish in another order: checkpatch
 # runs beside the build, a guest beside the next build).
 e2e_cells()
 {
 	local run=$1; shift
-	awk -F'\t' 'BEGIN { split("apply checkpatch build boot tests", o, " ")
+	awk -F'\t' -v stages="$(e2e_stages)" 'BEGIN { split(stages, o, " ")
 			for (i in o) rank[o[i]] = i }
 		{ s = $3; sub(/^cached-/, "", s); print $1, rank[$2] + 0, $2, s }' \
 		"$run/cells.tsv" | sort -n -k1,1 -k2,2 | cut -d' ' -f1,3,4

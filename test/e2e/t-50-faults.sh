@@ -324,13 +324,13 @@ f_cell()
 		print st, sm }' "$run/cells.tsv" 2>/dev/null
 }
 
-# f_row(): the statuses of step $2's five cells in run dir $1.
+# f_row(): the statuses of step $2's cells in run dir $1, in stage order.
 f_row()
 {
 	local run=$1; shift
 	local idx=$1; shift
 	local stage
-	for stage in apply checkpatch build boot tests; do
+	for stage in $(e2e_stages); do
 		f_cell "$run" "$idx" "$stage" | cut -d' ' -f1
 	done | xargs
 }

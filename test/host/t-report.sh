@@ -16,10 +16,12 @@ fresh()
 {
 	rm -rf "${T_TMP:?}/$2"
 	cp -r "$FIX/$1" "$T_TMP/$2"
+	# What bisect-check puts in every run dir: the stage table.
+	cp "$T_TOP/tools/stages.tsv" "$T_TMP/$2/"
 	echo "$T_TMP/$2"
 }
 
-t_plan 52
+t_plan 56
 
 # --- a run with every status: ok, FAIL, skip, acked, cached-ok/FAIL/skip ---
 run=$(fresh mixed mixed)
@@ -132,10 +134,12 @@ t_rc "the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$T_OUT"
 # --- 100,000 steps, 500,000 cells: cells are found in n log n ---
 big=$T_TMP/big
 mkdir -p "$big"
+cp "$T_TOP/tools/stages.tsv" "$big/"
 printf 'debian\tlinux-source-6.1\n' > "$big/meta.tsv"
 awk 'BEGIN { for (i = 99999; i >= 0; i--)
 	printf "%d\tL%d\t%012x\tsubject %d\n", i, i, i, i }' > "$big/steps.tsv"
-awk 'BEGIN { n = split("apply checkpatch build boot tests", stage, " ")
+awk -v stages="$(awk -F'\t' '!/^#/ && NF { print $1 }' "$T_TOP/tools/stages.tsv" | xargs)" \
+	'BEGIN { n = split(stages, stage, " ")
 	for (k = 1; k <= n; k++)
 		for (i = 0; i < 100000; i++)
 			printf "%d\t%s\t%s\t%d\t-\t-\n", i, stage[k],
@@ -157,5 +161,16 @@ t_rc "100k steps, two indexes twice: exit 2" 2 "$REPORT" "$big"
 t_grep "the error names the first repeating line" \
 	'/big/steps\.tsv:100001: duplicate step index 90000 \(first at line 10000\)$' \
 	"$T_OUT"
+
+# --- the columns come from the stage table ---
+run=$(fresh pass stages-missing)
+rm "$run/stages.tsv"
+t_rc "a run dir without stages.tsv: exit 2" 2 "$REPORT" "$run"
+t_grep "the error names the stage table" 'stages\.tsv' "$T_OUT"
+run=$(fresh pass stages-more)
+printf 'sparse\tbuild\tC=2 on the touched files\n' >> "$run/stages.tsv"
+t_rc "a stage more in the table: still a report" 0 "$REPORT" "$run"
+t_grep "and a column more in the matrix" '^step +commit +subject +apply +checkpatch +build +boot +tests +sparse$' \
+	"$run/matrix.txt"
 
 t_done

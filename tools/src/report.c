@@ -10,10 +10,12 @@
  *	RUNDIR/steps.tsv	index, label, sha ("-": never applied), subject
  *	RUNDIR/cells.tsv	index, stage, status, elapsed_ms ("-": none),
  *				summary ("-": none), log ("-": none)
+ *	RUNDIR/stages.tsv	name, needs, what: the stages in pipeline
+ *				order, one column each (tools/stages.tsv)
  *	RUNDIR/details/<index>-<stage>.txt	optional lines quoted under a
  *				FAIL, cached-FAIL or acked cell
  *
- * Stages: apply, checkpatch, build, boot, tests. Statuses: ok, FAIL,
+ * Statuses: ok, FAIL,
  * skip, acked, cached-ok, cached-acked, cached-FAIL, cached-skip (a cached cell's
  * summary names the run it comes from). A stage without a cell is a
  * skip "not run"; when a cell is given twice the last line wins.
@@ -69,7 +71,7 @@
 #define REPORT_FAIL	1
 #define REPORT_ERROR	2
 
-#define NR_STAGES	5
+#define MAX_STAGES	16
 #define SHA_LEN		12
 #define SUBJECT_MAX	40	/* matrix columns of the subject */
 #define DETAIL_MAX	40	/* detail lines quoted per cell */
@@ -92,9 +94,9 @@ enum status {
 #define UTIL_ERROR REPORT_ERROR
 #include "util.h"
 
-static const char * const stage_name[NR_STAGES] = {
-	"apply", "checkpatch", "build", "boot", "tests",
-};
+/* The stages, from RUNDIR/stages.tsv (read_stages). */
+static const char *stage_name[MAX_STAGES];
+static int nr_stages;
 
 static const char * const status_name[NR_STATUS] = {
 	[ST_MISSING]	 = "missing",
@@ -134,7 +136,7 @@ struct step {
 	char *label;
 	char *sha;
 	char *subject;
-	struct cell cell[NR_STAGES];
+	struct cell cell[MAX_STAGES];
 };
 
 static char *xasprintf(const char *fmt, ...)
@@ -318,7 +320,7 @@ static void read_steps(struct run *run)
 		st->label = f[1];
 		st->sha = f[2];
 		st->subject = f[3];
-		for (k = 0; k < NR_STAGES; k++) {
+		for (k = 0; k < nr_stages; k++) {
 			st->cell[k].st = ST_MISSING;
 			st->cell[k].ms = -1;
 			st->cell[k].summary = "not run";
@@ -351,6 +353,33 @@ static int lookup(const char * const *names, int nr, const char *s)
 	return -1;
 }
 
+/* The stage table: one "name<TAB>needs<TAB>what" line per stage. */
+static void read_stages(const struct run *run)
+{
+	char *path = xasprintf("%s/stages.tsv", run->dir);
+	struct lines l;
+	size_t i;
+	char *tab;
+
+	read_lines(&l, path, 0);
+	for (i = 0; i < l.nr; i++) {
+		if (skip_line(l.v[i]))
+			continue;
+		tab = strchr(l.v[i], '\t');
+		if (!tab || tab == l.v[i])
+			die("%s:%zu: expected \"stage<TAB>needs<TAB>what\"", path, i + 1);
+		*tab = '\0';
+		if (lookup(stage_name, nr_stages, l.v[i]) >= 0)
+			die("%s:%zu: stage %s given twice", path, i + 1, l.v[i]);
+		if (nr_stages == MAX_STAGES)
+			die("%s:%zu: more than %d stages", path, i + 1, MAX_STAGES);
+		stage_name[nr_stages++] = l.v[i];
+	}
+	if (!nr_stages)
+		die("%s: no stage", path);
+	free(path);
+}
+
 static void read_cells(struct run *run)
 {
 	char *path = xasprintf("%s/cells.tsv", run->dir);
@@ -372,7 +401,7 @@ static void read_cells(struct run *run)
 		if (!st)
 			die("%s:%zu: no step with index \"%s\" in steps.tsv",
 			    path, i + 1, show(f[0], strlen(f[0])));
-		stage = lookup(stage_name, NR_STAGES, f[1]);
+		stage = lookup(stage_name, nr_stages, f[1]);
 		if (stage < 0)
 			die("%s:%zu: unknown stage \"%s\"", path, i + 1,
 			    show(f[1], strlen(f[1])));
@@ -507,12 +536,12 @@ static enum verdict step_verdict(const struct step *st)
 {
 	int k, skipped = 0;
 
-	for (k = 0; k < NR_STAGES; k++) {
+	for (k = 0; k < nr_stages; k++) {
 		if (is_fail(st->cell[k].st))
 			return V_FAIL;
 		skipped += is_skip(st->cell[k].st);
 	}
-	return skipped == NR_STAGES ? V_SKIP : V_PASS;
+	return skipped == nr_stages ? V_SKIP : V_PASS;
 }
 
 static void write_ktap(FILE *out, const struct run *run, int *pass,
@@ -542,8 +571,8 @@ static void write_ktap(FILE *out, const struct run *run, int *pass,
 		st = &run->step[i];
 		fputs("    KTAP version 1\n    # Subtest: ", out);
 		step_name(out, st);
-		fprintf(out, "\n    1..%d\n", NR_STAGES);
-		for (k = 0; k < NR_STAGES; k++) {
+		fprintf(out, "\n    1..%d\n", nr_stages);
+		for (k = 0; k < nr_stages; k++) {
 			ktap_cell(out, run, st, k);
 			if (is_fail(st->cell[k].st))
 				(*fail)++;
@@ -560,7 +589,7 @@ static void write_ktap(FILE *out, const struct run *run, int *pass,
 			break;
 		case V_SKIP:
 			why = "not run";
-			for (k = 0; k < NR_STAGES; k++) {
+			for (k = 0; k < nr_stages; k++) {
 				if (*st->cell[k].summary) {
 					why = st->cell[k].summary;
 					break;
@@ -606,29 +635,30 @@ static char *shorten(const char *s, size_t max)
 	return xasprintf("%.*s...", (int)n, s);
 }
 
-#define NR_COLS	(3 + NR_STAGES)
+#define MAX_COLS	(3 + MAX_STAGES)
 
 static void write_matrix(FILE *out, const struct run *run)
 {
 	static const char * const head[3] = { "step", "commit", "subject" };
-	size_t i, wid[NR_COLS], nr_pass = 0, nr_fail = 0, nr_skip = 0;
+	size_t i, wid[MAX_COLS], nr_pass = 0, nr_fail = 0, nr_skip = 0;
+	const int nr_cols = 3 + nr_stages;
 	char ***row, tbuf[32], *s;
 	const struct step *st;
 	const struct cell *c;
 	int k, cached = 0;
 
 	row = xrealloc(NULL, run->nr_step * sizeof(*row));
-	for (k = 0; k < NR_COLS; k++)
+	for (k = 0; k < nr_cols; k++)
 		wid[k] = strlen(k < 3 ? head[k] : stage_name[k - 3]);
 	for (i = 0; i < run->nr_step; i++) {
 		st = &run->step[i];
-		row[i] = xrealloc(NULL, NR_COLS * sizeof(**row));
+		row[i] = xrealloc(NULL, nr_cols * sizeof(**row));
 		row[i][0] = xasprintf("%s", st->label);
 		row[i][1] = xasprintf("%.*s",
 				      (int)utf8_cut(st->sha, strlen(st->sha),
 						    SHA_LEN), st->sha);
 		row[i][2] = shorten(st->subject, SUBJECT_MAX);
-		for (k = 0; k < NR_STAGES; k++) {
+		for (k = 0; k < nr_stages; k++) {
 			c = &st->cell[k];
 			fmt_time(tbuf, sizeof(tbuf), c->ms);
 			if (is_skip(c->st) || c->ms < 0)
@@ -638,22 +668,22 @@ static void write_matrix(FILE *out, const struct run *run)
 							  status_short[c->st], tbuf);
 			cached |= is_cached(c->st);
 		}
-		for (k = 0; k < NR_COLS; k++)
+		for (k = 0; k < nr_cols; k++)
 			if (width(row[i][k]) > wid[k])
 				wid[k] = width(row[i][k]);
 	}
 
-	for (k = 0; k < NR_COLS; k++) {
-		if (k + 1 < NR_COLS)
+	for (k = 0; k < nr_cols; k++) {
+		if (k + 1 < nr_cols)
 			fprintf(out, "%-*s  ", (int)wid[k],
 				k < 3 ? head[k] : stage_name[k - 3]);
 		else
 			fprintf(out, "%s\n", stage_name[k - 3]);
 	}
 	for (i = 0; i < run->nr_step; i++) {
-		for (k = 0; k < NR_COLS; k++) {
+		for (k = 0; k < nr_cols; k++) {
 			s = row[i][k];
-			if (k + 1 < NR_COLS)
+			if (k + 1 < nr_cols)
 				fprintf(out, "%s%*s  ", s,
 					(int)(wid[k] - width(s)), "");
 			else
@@ -668,7 +698,7 @@ static void write_matrix(FILE *out, const struct run *run)
 
 	for (i = 0; i < run->nr_step; i++) {
 		st = &run->step[i];
-		for (k = 0; k < NR_STAGES; k++) {
+		for (k = 0; k < nr_stages; k++) {
 			c = &st->cell[k];
 			if (!is_fail(c->st))
 				continue;
@@ -725,6 +755,7 @@ int main(int argc, char **argv)
 		return REPORT_ERROR;
 	}
 	run.dir = argv[1];
+	read_stages(&run);
 	read_meta(&run);
 	read_steps(&run);
 	read_cells(&run);
