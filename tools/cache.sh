@@ -1,14 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# cache.sh - the result cache: each cell's result is stored under a key
-# made of everything that determines it, and reused by later runs. A
-# cached failure stays a failure. FORCE=1 ignores (and refreshes) it.
+# cache.sh - the result cache, in one format for every stage: a cell's
+# result record (cell.sh) with its details and evidence, stored under a
+# key made of everything that determines the result, and reused by later
+# runs. A cached failure stays a failure. FORCE=1 ignores (and
+# refreshes) it.
 #
-# Stage functions report through CELL_* variables the caller reads.
-# shellcheck disable=SC2034
-#
-# Sourced by tools/bisect-check; expects lib.sh.
+# Sourced by tools/cell.sh; expects lib.sh.
 
 # hash_of(): print a short sha1 of the arguments' text.
 hash_of()
@@ -37,13 +36,6 @@ declare -rA CACHE_EVIDENCE=(
 	[tests]="boot/@/results.ktap"
 )
 
-# cache_step_of(): the step of a run's details file ($RUNDIR/details/N-stage.txt).
-cache_step_of()
-{
-	local f=${1##*/}
-	echo "${f%%-*}"
-}
-
 # cache_dir(): the directory of one cached cell.
 cache_dir()
 {
@@ -52,57 +44,61 @@ cache_dir()
 	echo "$WORKDIR/cache/$stage/$key"
 }
 
-# cache_get(): load a cached cell into CELL_STATUS/CELL_SUMMARY/CELL_MS and
-# copy its details; fails when there is none or FORCE=1.
+# cache_has(): is there a cached result of (stage $1, key $2) to use?
+cache_has()
+{
+	[[ "${FORCE:-0}" != 1 && -f "$WORKDIR/cache/$1/$2/record" ]]
+}
+
+# cache_get(): put the cached result of (stage $1, key $2) into the run
+# dir as step $3's: its record (results/N-stage.tsv), details and
+# evidence. Fails when there is none, or with FORCE=1.
 cache_get()
 {
 	local stage=$1; shift
 	local key=$1; shift
-	local detail=$1; shift
-	local d status ms run summary old new t from to text
+	local idx=$1; shift
+	local d run old t from to text detail=$RUNDIR/details/$idx-$stage.txt
 
 	[[ "${FORCE:-0}" == 1 ]] && return 1
-	d=$(cache_dir "$stage" "$key")
-	[[ -f "$d/result" ]] || return 1
-	IFS=$'\t' read -r status ms run summary < "$d/result" || return 1
-	[[ -n "$status" ]] || return 1
-	CELL_STATUS="cached-$status"
-	CELL_MS=$ms
-	CELL_SUMMARY="from run $run: $summary"
+	d=$WORKDIR/cache/$stage/$key
+	rec_read "$d/record" || return 1
+	run=$REC_RUN
+	old=$REC_STEP
+	[[ -n "$REC_STATUS" && -n "$run" ]] || return 1
 	# Used now: pruning goes by the last use (prune.sh).
 	touch -c "$d"
+	cp "$d/record" "$RUNDIR/results/$idx-$stage.tsv" || return 1
 	[[ -f "$d/detail" ]] && text=$(< "$d/detail")
-	old=$(cat "$d/step" 2>/dev/null)
-	new=$(cache_step_of "$detail")
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
 		[[ -f "$d/evidence/${t//\//%}" ]] || continue
-		to=$RUNDIR/${t//@/$new}
+		to=$RUNDIR/${t//@/$idx}
 		mkdir -p "${to%/*}" && cp "$d/evidence/${t//\//%}" "$to"
 		# The details name the evidence where it was made.
 		from=$WORKDIR/runs/$run/${t//@/$old}
 		[[ -n "$old" ]] && text=${text//"$from"/"$to"}
 	done
-	[[ -f "$d/detail" ]] && printf '%s\n' "$text" > "$detail"
+	if [[ -f "$d/detail" ]]; then
+		printf '%s\n' "$text" > "$detail"
+	else
+		rm -f "$detail"
+	fi
 	return 0
 }
 
-# cache_put(): store a finished cell.
+# cache_put(): store step $3's finished cell of stage $1 under key $2:
+# its record, details and evidence, from the run dir.
 cache_put()
 {
 	local stage=$1; shift
 	local key=$1; shift
-	local status=$1; shift
-	local ms=$1; shift
-	local summary=$1; shift
-	local detail=$1; shift
-	local d t idx f
+	local idx=$1; shift
+	local d t f detail=$RUNDIR/details/$idx-$stage.txt
 
 	d=$(cache_dir "$stage" "$key")
 	mkdir -p "$d.tmp.$$/evidence" || return 0
-	printf '%s\t%s\t%s\t%s\n' "$status" "$ms" "$RUN_ID" "$summary" > "$d.tmp.$$/result"
+	cp "$RUNDIR/results/$idx-$stage.tsv" "$d.tmp.$$/record" || return 0
 	[[ -s "$detail" ]] && cp "$detail" "$d.tmp.$$/detail"
-	idx=$(cache_step_of "$detail")
-	echo "$idx" > "$d.tmp.$$/step"
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
 		f=$RUNDIR/${t//@/$idx}
 		[[ -f "$f" ]] && cp "$f" "$d.tmp.$$/evidence/${t//\//%}"

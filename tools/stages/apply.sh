@@ -4,10 +4,8 @@
 # apply.sh - stage 2: make the throwaway worktree and apply the preparation
 # and the series with `git am`, keeping each patch's authorship.
 #
-# Stage functions report through CELL_* variables the caller reads.
-# shellcheck disable=SC2034
-#
-# Sourced by tools/bisect-check; expects lib.sh.
+# Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
+# cell.sh.
 
 # Committer identity: fixed, with the committer date taken from the author
 # date, so the same patches on the same base always give the same ids.
@@ -158,4 +156,29 @@ apply_one()
 	git_k am --abort >> "$log" 2>&1
 	git_k reset -q --hard >> "$log" 2>&1
 	return "$EXIT_FAIL"
+}
+
+# stage_apply(): the apply stage: `git am` the patch files, in order,
+# onto the worktree's HEAD; the commit made is the record's "out sha".
+# Args: REC LOG DETAIL prep|patch PATCH...
+stage_apply()
+{
+	local rec=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local kind=$1; shift
+	local p
+
+	for p in "$@"; do
+		if ! apply_one "$p" "$log" "$detail"; then
+			result "$rec" FAIL "$(basename "$p") does not apply"
+			return
+		fi
+	done
+	if [[ "$kind" == prep ]]; then
+		result "$rec" ok "$# patch(es)"
+	else
+		result "$rec" ok "$(git_k log -1 --format='%an <%ae> %ad' HEAD)"
+	fi
+	result_out "$rec" sha "$(git_k rev-parse HEAD)"
 }

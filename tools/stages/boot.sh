@@ -1,18 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# boot.sh - stages 5 and 6: build a dracut initramfs holding the step's
-# modules and the in-guest test runner, boot it in QEMU, and judge the
-# console and the runner's results (tools/bin/triage).
+# boot.sh - the boot and tests stages: build a dracut initramfs holding
+# the step's modules and the in-guest test runner, boot it in QEMU, and
+# judge the console, the runner's results and the kernel's identity
+# (tools/bin/triage); boot_cells runs them as cells (cell.sh).
 #
 # The runner is PID 1 (rdinit=), writes KTAP to the second serial port
 # and powers the guest off through isa-debug-exit. A wall-clock timeout
 # ends a hung guest; panic=-1 ends a panicking one at once.
 #
-# Stage functions report through CELL_* variables the caller reads.
-# shellcheck disable=SC2034
-#
-# Sourced by tools/bisect-check; expects lib.sh and cache.sh.
+# Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
+# cell.sh.
 
 # loglevel=5: warnings and worse reach the console (a WARN must fail the
 # step), KERN_INFO noise does not; the runner reads the full log itself.
@@ -197,7 +196,7 @@ boot_setup()
 	boot_tools
 	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c")" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
-		"$(declare -f make_initramfs qemu_start boot_one boot_one_finish boot_pending_finish)" \
+		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests)" \
 		"$(qemu-system-x86_64 --version | head -n 1)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)")
 	ACCEL_DONE=0
@@ -205,154 +204,162 @@ boot_setup()
 	return 0
 }
 
-# boot_one(): initramfs and QEMU of one step, started; boot_one_finish
-# waits and judges. Fails (cells filled) when there is no initramfs.
-boot_one()
+# stage_boot_start(): the boot stage, first half: the step's initramfs
+# and its guest, started (qemu_start). Fails, with the result in REC,
+# when there is no initramfs. Args: REC LOG DETAIL ART DIR EXPECT...
+# (the EXPECT words are "id=yes|no" of the step's claims).
+stage_boot_start()
 {
-	local idx=$1; shift
-	local art=$1; shift
+	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
-	local dir=$RUNDIR/boot/$idx
-	local t id
+	local art=$1; shift
+	local dir=$1; shift
+	local t e
 
 	mkdir -p "$dir"
-	for id in "${TEST_IDS[@]}"; do
-		printf '%s\t%s\n' "$id" "${EXPECT["$idx:$id"]}"
+	for e in "$@"; do
+		printf '%s\t%s\n' "${e%%=*}" "${e#*=}"
 	done > "$dir/expect.tsv"
 
 	t=$(now_ms)
 	if ! make_initramfs "$art" "$dir/initrd.img" "$log"; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="dracut failed"
+		result "$rec" FAIL "dracut failed"
 		tail -n 5 "$log" > "$detail"
-		TESTS_STATUS=skip
-		TESTS_SUMMARY="no initramfs"
 		return 1
 	fi
 	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
 	qemu_start "$ACCEL" "$art/bzImage" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
 }
 
-# boot_one_finish(): wait for the guest of boot_one and triage console and
-# results; fills the boot and tests cells (CELL_* of boot, TESTS_* of
-# tests).
-boot_one_finish()
+# stage_boot_finish(): the boot stage, second half: wait for the guest
+# and judge console, results and identity (tools/bin/triage, whose output
+# DIR/triage.tsv the tests stage reads). Args: REC LOG DETAIL ART DIR.
+stage_boot_finish()
 {
-	local idx=$1; shift
-	local art=$1; shift
+	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
-	local dir=$RUNDIR/boot/$idx
-	local tdetail=$RUNDIR/details/$idx-tests.txt
-	local rc triage kind a b c d e flags=() booted='' wrong=0
+	local art=$1; shift
+	local dir=$1; shift
+	local rc trc kind a b status=FAIL summary="triage failed" booted=''
+	local flags=()
 
 	qemu_wait
 	rc=$?
 	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
 	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
-	triage=$dir/triage.tsv
 	"$TOP/tools/bin/triage" --console "$dir/console.log" \
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
 		--identity "$art/identity.tsv" \
-		"${flags[@]}" > "$triage" 2>> "$log"
-	# Exit 2 is triage's own error, not a verdict on the step: such a
-	# result is reported but never cached (boot_done).
-	BOOT_TRIAGE_RC=$?
+		"${flags[@]}" > "$dir/triage.tsv" 2>> "$log"
+	trc=$?
 	: > "$detail"
-	: > "$tdetail"
-	CELL_STATUS=FAIL
-	CELL_SUMMARY="triage failed"
-	if ((BOOT_TRIAGE_RC > 1)); then
-		echo "triage exited $BOOT_TRIAGE_RC: $(tail -n 1 "$log")" >> "$detail"
+	while IFS=$'\t' read -r kind a b _; do
+		case $kind in
+		boot) status=$a; summary=$b ;;
+		identity) [[ "$a" == ok ]] && booted=${b%% *} ;;
+		boot-detail) echo "$a" >> "$detail" ;;
+		esac
+	done < "$dir/triage.tsv"
+	# Every boot says which kernel it proved it ran.
+	result "$rec" "$status" "$summary${booted:+, booted $booted} ($ACCEL)"
+	if ((trc > 1)); then
+		# triage's own error is no verdict on the step: not cached.
+		result "$rec" FAIL "triage failed ($ACCEL)"
+		result_nocache "$rec"
+		echo "triage exited $trc: $(tail -n 1 "$log")" >> "$detail"
 		echo "next: fix the tool (make tools), then rerun" >> "$detail"
 	fi
-	TESTS_STATUS=skip
-	TESTS_SUMMARY="no triage"
-	while IFS=$'\t' read -r kind a b c d e; do
-		case $kind in
-		boot) CELL_STATUS=$a; CELL_SUMMARY=$b ;;
-		identity)
-			[[ "$a" == ok ]] && booted=${b%% *}
-			[[ "$a" == FAIL ]] && wrong=1
-			;;
-		boot-detail) echo "$a" >> "$detail" ;;
-		tests) TESTS_STATUS=$a; TESTS_SUMMARY=$b ;;
-		tests-detail) echo "$a" >> "$tdetail" ;;
-		test)
-			[[ "$d" == ok ]] && continue
-			echo "$a: expected $b, actual $c: $e" >> "$tdetail"
-			;;
-		esac
-	done < "$triage"
-	# Every boot says which kernel it proved it ran; results of another
-	# kernel say nothing about this step.
-	CELL_SUMMARY+="${booted:+, booted $booted} ($ACCEL)"
-	if ((wrong)); then
-		TESTS_STATUS=skip
-		TESTS_SUMMARY="the guest ran another kernel (see boot)"
-	fi
-	if [[ "$CELL_STATUS" == FAIL ]]; then
+	if [[ "$status" != ok ]]; then
 		echo "console: $dir/console.log" >> "$detail"
 		echo "next: rerun with KEEP=1 and boot $art/bzImage by hand (command in $log)" >> "$detail"
 	fi
-	[[ "$TESTS_STATUS" == FAIL ]] &&
-		echo "results: $dir/results.ktap" >> "$tdetail"
 	# The image is made again from the artifacts in 50 ms: only KEEP=1
 	# keeps it in the run dir, for booting it by hand.
 	[[ "${KEEP:-0}" == 1 ]] || rm -rf "$dir/initrd.img" "$dir/initrd.img.overlay" "$dir/overlay"
 	return 0
 }
 
-# boot_step(): the boot and tests cells of one built step, via the cache.
-# An uncached boot starts here and is judged by boot_pending_finish: at
-# once, or with BOOT_ASYNC=1 when the next boot starts or the run ends,
-# so that the guest (one thread under TCG) runs while the next step
-# builds (a build leaves a core idle while it links).
-boot_step()
+# stage_tests(): the tests stage: the claims' verdict, from the boot's
+# triage.tsv. Args: REC LOG DETAIL DIR BOOT_REC.
+stage_tests()
+{
+	local rec=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local dir=$1; shift
+	local boot_rec=$1; shift
+	local kind a b c d e status=skip summary="no triage" wrong=0
+
+	: > "$detail"
+	while IFS=$'\t' read -r kind a b c d e; do
+		case $kind in
+		identity) [[ "$a" == FAIL ]] && wrong=1 ;;
+		tests) status=$a; summary=$b ;;
+		tests-detail) echo "$a" >> "$detail" ;;
+		test)
+			[[ "$d" == ok ]] && continue
+			echo "$a: expected $b, actual $c: $e" >> "$detail"
+			;;
+		esac
+	done < "$dir/triage.tsv"
+	[[ "$status" == FAIL ]] && echo "results: $dir/results.ktap" >> "$detail"
+	echo "judged from $dir/triage.tsv" >> "$log"
+	if ((wrong)); then
+		# Results of another kernel say nothing about this step.
+		status=skip
+		summary="the guest ran another kernel (see boot)"
+	fi
+	result "$rec" "$status" "$summary"
+	[[ -n "$(rec_get "$boot_rec" nocache)" ]] && result_nocache "$rec"
+	return 0
+}
+
+# boot_cells(): the boot and tests cells of one built step: both from
+# the cache, or a guest started here and judged by boot_pending_finish:
+# at once, or with BOOT_ASYNC=1 when the next boot starts or the run
+# ends, so that the guest (one thread under TCG) runs while the next
+# step builds (a build leaves a core idle while it links).
+boot_cells()
 {
 	local idx=$1; shift
 	local art=$1; shift
-	local key id t0 exp=""
-	local log=$RUNDIR/logs/$idx-boot.log
-	local detail=$RUNDIR/details/$idx-boot.txt
+	local build_key=$1; shift
+	local key id exp=()
 
 	for id in "${TEST_IDS[@]}"; do
-		exp+="$id=${EXPECT["$idx:$id"]} "
+		exp+=("$id=${EXPECT["$idx:$id"]}")
 	done
 	# The identity the guest must prove is part of the key: a result is
 	# reused only for the very kernel and modules it was judged on.
-	key=$(hash_of "$BUILD_KEY" "$BOOT_ID" "$exp" "$(cat "$art/identity.tsv" 2>/dev/null)")
-	if cache_get boot "$key" "$RUNDIR/details/$idx-boot.txt" &&
-	   cache_get tests "$key" "$RUNDIR/details/$idx-tests.txt"; then
-		cache_get boot "$key" "$RUNDIR/details/$idx-boot.txt"
-		cell "$idx" boot "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" -
-		cache_get tests "$key" "$RUNDIR/details/$idx-tests.txt"
-		cell "$idx" tests "$CELL_STATUS" "$CELL_MS" "$CELL_SUMMARY" -
-		return
+	key=$(hash_of "$build_key" "$BOOT_ID" "${exp[*]}" "$(cat "$art/identity.tsv" 2>/dev/null)")
+	if cache_has boot "$key" && cache_has tests "$key"; then
+		cell_lookup "$idx" boot "$key" && cell_lookup "$idx" tests "$key" && return 0
 	fi
 	boot_pending_finish
 	if ((!ACCEL_DONE)); then
 		kvm_probe "$art"
-		meta accel "$ACCEL: $ACCEL_WHY"
+		printf '%s\t%s\n' accel "$ACCEL: $ACCEL_WHY" >> "$RUNDIR/meta.tsv"
 		progress "boot: using $ACCEL ($ACCEL_WHY)"
 		ACCEL_DONE=1
 	fi
-	progress "${STEP_LABEL[idx]} boot: start"
-	: > "$log"
-	t0=$(now_ms)
-	if ! boot_one "$idx" "$art" "$log" "$detail"; then
-		boot_done "$idx" "$key" $(($(now_ms) - t0))
+	cell_begin "$idx" boot
+	BOOT_PENDING=("$idx" "$art" "$key" "$CELL_T0")
+	if ! stage_boot_start "$(cell_rec "$idx" boot)" "$(cell_log "$idx" boot)" \
+		"$(cell_detail "$idx" boot)" "$art" "$RUNDIR/boot/$idx" "${exp[@]}"; then
+		BOOT_PENDING=()
+		cell_end "$idx" boot "$key" "$CELL_T0"
+		cell_skip "$idx" tests "no initramfs"
 		return
 	fi
-	BOOT_PENDING=("$idx" "$art" "$key" "$t0")
 	[[ "${BOOT_ASYNC:-0}" == 1 ]] || boot_pending_finish
 }
 
-# boot_pending_finish(): judge the boot boot_step started, if any.
+# boot_pending_finish(): judge the boot boot_cells started, if any.
 boot_pending_finish()
 {
-	local idx art key t0 t end f
+	local idx art key t0 t end f dir t1
 
 	((${#BOOT_PENDING[@]})) || return 0
 	idx=${BOOT_PENDING[0]}
@@ -360,36 +367,26 @@ boot_pending_finish()
 	key=${BOOT_PENDING[2]}
 	t0=${BOOT_PENDING[3]}
 	BOOT_PENDING=()
+	dir=$RUNDIR/boot/$idx
 	# The guest's own time: to the end of the wait below when it still
 	# runs, else to its last output (QEMU logs being ended by the timeout).
 	end=
 	if ! kill -0 "$QEMU_PID" 2>/dev/null; then
 		end=$t0
-		for f in "$RUNDIR/boot/$idx/console.log" "$RUNDIR/boot/$idx/results.ktap" \
-			 "$RUNDIR/logs/$idx-boot.log"; do
+		for f in "$dir/console.log" "$dir/results.ktap" "$(cell_log "$idx" boot)"; do
 			[[ -f "$f" ]] || continue
 			t=$(date -r "$f" +%s%3N)
 			((t > end)) && end=$t
 		done
 	fi
-	boot_one_finish "$idx" "$art" "$RUNDIR/logs/$idx-boot.log" \
-		"$RUNDIR/details/$idx-boot.txt"
+	stage_boot_finish "$(cell_rec "$idx" boot)" "$(cell_log "$idx" boot)" \
+		"$(cell_detail "$idx" boot)" "$art" "$dir"
 	[[ -n "$end" ]] || end=$(now_ms)
-	boot_done "$idx" "$key" $((end - t0))
-}
-
-# boot_done(): record and report the boot and tests cells of step $1.
-boot_done()
-{
-	local idx=$1; shift
-	local key=$1; shift
-	local ms=$1; shift
-
-	if ((${BOOT_TRIAGE_RC:-0} <= 1)); then
-		cache_put boot "$key" "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/details/$idx-boot.txt"
-		cache_put tests "$key" "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/details/$idx-tests.txt"
-	fi
-	BOOT_TRIAGE_RC=0
-	cell "$idx" boot "$CELL_STATUS" "$ms" "$CELL_SUMMARY" "$RUNDIR/logs/$idx-boot.log"
-	cell "$idx" tests "$TESTS_STATUS" 0 "$TESTS_SUMMARY" "$RUNDIR/boot/$idx/results.ktap"
+	cell_end "$idx" boot "$key" "$t0" $((end - t0))
+	# The tests cell: judged from the boot just made, never from the cache.
+	cell_begin "$idx" tests
+	t1=$CELL_T0
+	stage_tests "$(cell_rec "$idx" tests)" "$(cell_log "$idx" tests)" \
+		"$(cell_detail "$idx" tests)" "$dir" "$(cell_rec "$idx" boot)"
+	cell_end "$idx" tests "$key" "$t1" 0
 }

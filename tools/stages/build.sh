@@ -1,15 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build.sh - stage 4: build one step in the shared, incremental O= build
-# dir, install its modules and the guest test modules into an artifact
-# dir, and fail on build errors and on warnings the previous step did not
-# have.
+# build.sh - the build stage: build one step in the shared, incremental
+# O= build dir, install its modules and the guest test modules into an
+# artifact dir, and fail on build errors and on warnings the previous
+# step did not have.
 #
-# Stage functions report through CELL_* variables the caller reads.
-# shellcheck disable=SC2034
+# shellcheck disable=SC2034  # BUILD_* are read by the callers
 #
-# Sourced by tools/bisect-check; expects lib.sh and apply.sh.
+# Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh,
+# cell.sh and apply.sh.
 
 # Reproducible build identity: the same tree gives the same image.
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
@@ -121,7 +121,7 @@ build_prebuild()
 
 	BUILD_PRELOG=$log
 	BUILD_CCACHE_OFF=1
-	build_config "$RUNDIR/logs/prebuild-kconfig.log" || return 1
+	build_config "${log%/*}/prebuild-kconfig.log" || return 1
 	kmake_argv
 	local cmd=(setsid setpriv --pdeathsig TERM "${KMAKE[@]}" bzImage modules)
 	printf '$' > "$log"
@@ -227,14 +227,15 @@ build_identity()
 }
 
 # stage_build(): build the worktree's HEAD into $OUT and its artifacts
-# into $1; $2 holds the previous step's warnings. Sets CELL_STATUS and
-# CELL_SUMMARY.
+# into ART; PREV_WARN holds the previous step's warnings.
+# Args: REC LOG DETAIL ART PREV_WARN
 stage_build()
 {
-	local art=$1; shift
-	local prev_warn=$1; shift
+	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
+	local art=$1; shift
+	local prev_warn=$1; shift
 	local head new kver merge_log tmp gm
 
 	head=$(git_k rev-parse "HEAD^{tree}")
@@ -249,10 +250,9 @@ stage_build()
 	{ cat "$OUT/.bisect-trees" 2>/dev/null; echo "$head"; } | sort -u > "$OUT/.bisect-trees.new"
 	mv "$OUT/.bisect-trees.new" "$OUT/.bisect-trees"
 
-	merge_log=$RUNDIR/logs/$STEP_IDX-kconfig.log
+	merge_log=${log%-build.log}-kconfig.log
 	if ! build_config "$merge_log"; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="config fragment does not apply"
+		result "$rec" FAIL "config fragment does not apply"
 		grep -A2 'Value requested' "$merge_log" > "$detail"
 		echo "next: fix $CONFIG_FRAGMENT (see $merge_log)" >> "$detail"
 		return "$EXIT_FAIL"
@@ -266,14 +266,12 @@ stage_build()
 	# A fresh .config is complete (merge_config.sh); a kept one needs
 	# olddefconfig only when Kconfig files changed under it.
 	if ((BUILD_KCONFIG_CHANGED)) && ! run_logged "$log" kmake olddefconfig; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="olddefconfig failed"
+		result "$rec" FAIL "olddefconfig failed"
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
 	if ! run_logged "$log" kmake bzImage modules; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="build failed"
+		result "$rec" FAIL "build failed"
 		{
 			echo "first errors:"
 			grep -E ': error: |^make.*Error|undefined reference|ERROR: ' "$log" |
@@ -299,8 +297,7 @@ stage_build()
 	kver=$(cat "$OUT/include/config/kernel.release")
 	rm -rf "$art/staging"
 	if ! run_logged "$log" kmake INSTALL_MOD_PATH="$art/staging" modules_install; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="modules_install failed"
+		result "$rec" FAIL "modules_install failed"
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
@@ -313,29 +310,25 @@ stage_build()
 	# still give a module, so the guest can show the refusal.
 	gm=$OUT/.bisect-guestmod
 	build_sync_dir "$TOP/test/guest/modules" "$gm" || {
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="cannot copy the guest test modules to $gm"
+		result "$rec" FAIL "cannot copy the guest test modules to $gm"
 		echo "next: check space and permissions of WORKDIR=$WORKDIR" > "$detail"
 		return "$EXIT_FAIL"
 	}
 	if ! run_logged "$log" kmake M="$gm" KBUILD_MODPOST_WARN=1 modules ||
 	   ! run_logged "$log" kmake M="$gm" INSTALL_MOD_PATH="$art/staging" \
 		INSTALL_MOD_DIR=extra modules_install; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="guest test modules do not build"
+		result "$rec" FAIL "guest test modules do not build"
 		grep -E 'error' "$log" | tail -n 5 > "$detail"
 		return "$EXIT_FAIL"
 	fi
 
 	if ! build_identity "$art" "$log" > "$detail"; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="the image is not the kernel built"
+		result "$rec" FAIL "the image is not the kernel built"
 		return "$EXIT_FAIL"
 	fi
 
 	if [[ -n "$new" && "${BUILD_IGNORE_WARNINGS:-0}" != 1 ]]; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="$(wc -l <<< "$new") new warning(s)"
+		result "$rec" FAIL "$(wc -l <<< "$new") new warning(s)"
 		{
 			echo "expected: no warning the previous step did not have"
 			echo "actual:"
@@ -344,7 +337,7 @@ stage_build()
 		} > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	CELL_STATUS=ok
-	CELL_SUMMARY="$kver #$BUILD_IDENT"
+	result "$rec" ok "$kver #$BUILD_IDENT"
+	result_out "$rec" art "$art"
 	return 0
 }

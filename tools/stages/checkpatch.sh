@@ -11,29 +11,31 @@
 # "commit <sha>" citation is reported UNKNOWN_COMMIT_ID, which a series
 # may accept with a reason.
 #
-# Stage functions report through CELL_* variables the caller reads.
-# shellcheck disable=SC2034
-#
-# Sourced by tools/bisect-check; expects lib.sh.
+# Sourced by tools/bisect-check; expects lib.sh and cell.sh.
 
-# stage_checkpatch(): check commit $1 of step $2; sets CELL_STATUS (ok,
-# acked, FAIL) and CELL_SUMMARY, and writes findings to the detail file.
+# stage_checkpatch(): check commit SHA (exported to the file PATCH) with
+# the worktree's checkpatch.pl; ok, acked when only the accepted types
+# were found, FAIL otherwise, the findings in DETAIL.
+# Args: REC LOG DETAIL SHA PATCH SERIES_FILE [TYPE=REASON...]
 stage_checkpatch()
 {
-	local sha=$1; shift
-	local idx=$1; shift
+	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
-	local patch=$RUNDIR/patches/$idx.patch
-	local accepted=" ${ACCEPT_TYPES[idx]:-} "
-	local out kind type text n_err=0 n_bad=0 n_ack=0 rc
+	local sha=$1; shift
+	local patch=$1; shift
+	local series=$1; shift
+	local -A reason=()
+	local a out kind type text n_err=0 n_bad=0 n_ack=0 rc summary
 
+	for a in "$@"; do
+		reason[${a%%=*}]=${a#*=}
+	done
 	git_k format-patch -1 --stdout "$sha" > "$patch" || {
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="cannot export $sha as a patch"
-		return "$EXIT_FAIL"
+		result "$rec" FAIL "cannot export $sha as a patch"
+		return
 	}
-	out=$RUNDIR/logs/$idx-checkpatch.out
+	out=${log%.log}.out
 	# Debian's python3 first: --codespell finds its dictionary through it.
 	(cd "$WT" && run_logged "$log" env PATH="/usr/bin:$PATH" \
 		GIT_DIR=/nonexistent \
@@ -43,10 +45,9 @@ stage_checkpatch()
 	# The findings, without the command line run_logged put first.
 	tail -n +2 "$log" > "$out"
 	if ! grep -q '^total: ' "$out"; then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="checkpatch.pl did not finish (exit $rc)"
+		result "$rec" FAIL "checkpatch.pl did not finish (exit $rc)"
 		tail -n 5 "$out" > "$detail"
-		return "$EXIT_FAIL"
+		return
 	fi
 
 	: > "$detail"
@@ -59,9 +60,9 @@ stage_checkpatch()
 		if [[ "$kind" == ERROR ]]; then
 			n_err=$((n_err + 1))
 			echo "$kind $type: $text" >> "$detail"
-		elif [[ "$accepted" == *" $type "* ]]; then
+		elif [[ -n "${reason[$type]+set}" ]]; then
 			n_ack=$((n_ack + 1))
-			echo "accepted $kind $type: $text (${ACCEPT_REASON["$idx:$type"]:-})" >> "$detail"
+			echo "accepted $kind $type: $text (${reason[$type]})" >> "$detail"
 		else
 			n_bad=$((n_bad + 1))
 			echo "$kind $type: $text" >> "$detail"
@@ -69,18 +70,13 @@ stage_checkpatch()
 	done < "$out"
 
 	if ((n_err + n_bad > 0)); then
-		CELL_STATUS=FAIL
-		CELL_SUMMARY="$n_err error(s), $n_bad warning(s)/check(s) not accepted in series.yaml"
-		((n_ack)) && CELL_SUMMARY+=", $n_ack accepted"
-		echo "next: fix the patch, or accept a warning with a reason under checkpatch-accept in $SERIES" >> "$detail"
-		return "$EXIT_FAIL"
+		summary="$n_err error(s), $n_bad warning(s)/check(s) not accepted in series.yaml"
+		((n_ack)) && summary+=", $n_ack accepted"
+		result "$rec" FAIL "$summary"
+		echo "next: fix the patch, or accept a warning with a reason under checkpatch-accept in $series" >> "$detail"
+	elif ((n_ack > 0)); then
+		result "$rec" acked "$n_ack warning(s) accepted in series.yaml"
+	else
+		result "$rec" ok "clean"
 	fi
-	if ((n_ack > 0)); then
-		CELL_STATUS=acked
-		CELL_SUMMARY="$n_ack warning(s) accepted in series.yaml"
-		return 0
-	fi
-	CELL_STATUS=ok
-	CELL_SUMMARY="clean"
-	return 0
 }

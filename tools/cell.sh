@@ -1,0 +1,226 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# cell.sh - the cell runner. A cell is one stage of one step; it has a
+# key made of exactly its inputs and one result record. This file alone
+# runs cells: the cache lookup and store (cache.sh, one format), the
+# timing, the progress line and the line of cells.tsv.
+#
+# A stage is a function called as `STAGE REC LOG DETAIL ARGS...`: it
+# works from its arguments, writes its log and its details, and leaves
+# its result in the record REC with result() (and result_out() for what
+# it made, e.g. a commit id). It never calls back into the driver.
+#
+# The record, RUNDIR/results/<step>-<stage>.tsv, is tab separated:
+#	status	ok|acked|FAIL|skip
+#	summary	one line
+#	out	NAME	VALUE	(any number: what the stage made)
+#	nocache	1		(the result is no verdict: not stored)
+#	ms	elapsed		run	run id	step	N	(added by the runner)
+#
+# Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
+# a RUNDIR with logs/, details/ and results/, RUN_ID, T0 and STEP_LABEL.
+#
+# shellcheck disable=SC2034  # CELL_* are what the runner tells its caller
+
+# shellcheck source=tools/cache.sh
+source "$TOP/tools/cache.sh"
+
+# progress(): one line per cell as it starts and ends, also kept in the
+# run dir (progress.log: the run's timeline).
+progress()
+{
+	local t line
+	t=$(now_ms)
+	printf -v line '%s: [%7s] %s' "$PROG" "$(fmt_ms $((t - T0)))" "$*"
+	echo "$line" >&2
+	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"
+	return 0
+}
+
+# result(): a stage's result: status and summary, in record $1.
+result()
+{
+	local rec=$1; shift
+	local status=$1; shift
+	local summary=$1; shift
+	printf 'status\t%s\nsummary\t%s\n' "$status" "${summary//$'\t'/ }" > "$rec"
+}
+
+# result_out(): something stage made (name $2, value $3), in record $1.
+result_out()
+{
+	printf 'out\t%s\t%s\n' "$2" "$3" >> "$1"
+}
+
+# result_nocache(): the result in record $1 is no verdict on the step
+# (the tool itself failed): report it, do not store it.
+result_nocache()
+{
+	printf 'nocache\t1\n' >> "$1"
+}
+
+# rec_read(): load record $1 without a fork: REC_STATUS, REC_SUMMARY,
+# REC_MS, REC_RUN, REC_STEP, REC_NOCACHE and REC_OUT[name]; fails when
+# the file cannot be read.
+rec_read()
+{
+	local k a b
+
+	REC_STATUS='' REC_SUMMARY='' REC_MS='' REC_RUN='' REC_STEP='' REC_NOCACHE=''
+	declare -gA REC_OUT=()
+	[[ -r "$1" ]] || return 1
+	while IFS=$'\t' read -r k a b; do
+		case $k in
+		status) REC_STATUS=$a ;;
+		summary) REC_SUMMARY=$a ;;
+		ms) REC_MS=$a ;;
+		run) REC_RUN=$a ;;
+		step) REC_STEP=$a ;;
+		nocache) REC_NOCACHE=$a ;;
+		out) REC_OUT[$a]=$b ;;
+		esac
+	done < "$1"
+}
+
+# rec_get(): the value of field $2 of record $1 ("out NAME" for an out).
+rec_get()
+{
+	rec_read "$1" || return 0
+	case $2 in
+	status) echo "$REC_STATUS" ;;
+	summary) echo "$REC_SUMMARY" ;;
+	ms) echo "$REC_MS" ;;
+	run) echo "$REC_RUN" ;;
+	step) echo "$REC_STEP" ;;
+	nocache) echo "$REC_NOCACHE" ;;
+	"out "*) echo "${REC_OUT[${2#out }]:-}" ;;
+	esac
+}
+
+# cell_rec(), cell_log(), cell_detail(): the files of cell ($1, $2).
+cell_rec()
+{
+	echo "$RUNDIR/results/$1-$2.tsv"
+}
+
+cell_log()
+{
+	echo "$RUNDIR/logs/$1-$2.log"
+}
+
+cell_detail()
+{
+	echo "$RUNDIR/details/$1-$2.txt"
+}
+
+# cell_record(): a finished cell: its line of cells.tsv and its progress
+# line; CELL_STATUS and CELL_SUMMARY say what it was.
+# Usage: cell_record IDX STAGE STATUS MS SUMMARY LOG
+cell_record()
+{
+	local idx=$1; shift
+	local stage=$1; shift
+	local status=$1; shift
+	local ms=$1; shift
+	local summary=$1; shift
+	local log=$1; shift
+
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$stage" "$status" "$ms" \
+		"${summary//$'\t'/ }" "$log" >> "$RUNDIR/cells.tsv"
+	progress "${STEP_LABEL[idx]} $stage: $status ($(fmt_ms "$ms")) $summary"
+	CELL_STATUS=$status
+	CELL_SUMMARY=$summary
+}
+
+# cell_lookup(): report cell ($1, $2) from the cache under key $3; fails
+# when it is not there, or when function $4 (if given, not "-") says the
+# cached record (its only argument) is of no use any more, e.g. because
+# what the stage made is gone.
+cell_lookup()
+{
+	local idx=$1; shift
+	local stage=$1; shift
+	local key=$1; shift
+	local valid=${1:--}
+	local rec
+
+	cache_get "$stage" "$key" "$idx" || return 1
+	rec=$RUNDIR/results/$idx-$stage.tsv
+	if [[ "$valid" != - ]] && ! "$valid" "$rec"; then
+		rm -f "$rec" "$RUNDIR/details/$idx-$stage.txt"
+		return 1
+	fi
+	rec_read "$rec"
+	cell_record "$idx" "$stage" "cached-$REC_STATUS" "$REC_MS" \
+		"from run $REC_RUN: $REC_SUMMARY" -
+}
+
+# cell_begin(): cell ($1, $2) starts: a progress line, an empty log, no
+# record yet; its start time is in CELL_T0.
+cell_begin()
+{
+	local idx=$1; shift
+	local stage=$1; shift
+
+	progress "${STEP_LABEL[idx]} $stage: start"
+	: > "$(cell_log "$idx" "$stage")"
+	rm -f "$(cell_rec "$idx" "$stage")"
+	CELL_T0=$(now_ms)
+}
+
+# cell_end(): cell ($1, $2) of key $3 is done, started at $4 (CELL_T0),
+# taking $5 ms (default: until now): complete its record, store it
+# unless it says nocache, and record the cell.
+cell_end()
+{
+	local idx=$1; shift
+	local stage=$1; shift
+	local key=$1; shift
+	local t0=$1; shift
+	local ms=${1:-$(($(now_ms) - t0))}
+	local rec status
+
+	rec=$RUNDIR/results/$idx-$stage.tsv
+	rec_read "$rec"
+	status=$REC_STATUS
+	if [[ -z "$status" ]]; then
+		# A stage that left no result failed in a way it did not say.
+		result "$rec" FAIL "the $stage stage gave no result (see its log)"
+		result_nocache "$rec"
+		status=FAIL
+	fi
+	printf 'ms\t%s\nrun\t%s\nstep\t%s\n' "$ms" "$RUN_ID" "$idx" >> "$rec"
+	rec_read "$rec"
+	[[ -n "$REC_NOCACHE" ]] || cache_put "$stage" "$key" "$idx"
+	cell_record "$idx" "$stage" "$status" "$ms" "$REC_SUMMARY" \
+		"$RUNDIR/logs/$idx-$stage.log"
+}
+
+# cell_run(): one cell, from the cache or by running its stage.
+# Usage: cell_run IDX STAGE KEY VALID FUNCTION ARGS...; VALID as for
+# cell_lookup ("-": none); FUNCTION is called as
+# FUNCTION REC LOG DETAIL ARGS...
+cell_run()
+{
+	local idx=$1; shift
+	local stage=$1; shift
+	local key=$1; shift
+	local valid=$1; shift
+	local fn=$1; shift
+	local t0
+
+	cell_lookup "$idx" "$stage" "$key" "$valid" && return 0
+	cell_begin "$idx" "$stage"
+	t0=$CELL_T0
+	: > "$(cell_detail "$idx" "$stage")"
+	"$fn" "$(cell_rec "$idx" "$stage")" "$(cell_log "$idx" "$stage")" \
+		"$(cell_detail "$idx" "$stage")" "$@"
+	cell_end "$idx" "$stage" "$key" "$t0"
+}
+
+# cell_skip(): a cell that does not run, with the reason $3.
+cell_skip()
+{
+	cell_record "$1" "$2" skip 0 "$3" -
+}
