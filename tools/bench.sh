@@ -13,6 +13,9 @@
 #   edit-3/3     the same with only 3/3 edited (a comment in its diff)
 #   naive        git rebase -x of a full make + modules + fresh initramfs +
 #                boot per commit over the same series, warm ccache
+#   long         the series plus BENCH_LONG (12) one-file commits made here
+#                (test/e2e/make-long-series.sh), after warm: the cost of
+#                each added step
 #
 # Goals: warm <= 20 s, edit-3/3 <= 60 s, cold <= 1.25 x cold-build,
 # naive / warm >= 3. Uses its own WORKDIR (BENCH_DIR, default
@@ -30,7 +33,8 @@ source "$TOP/tools/cache.sh"
 source "$TOP/tools/series.sh"
 
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
-CASES=${BENCH_CASES:-cold-build cold warm edit-3/3 naive}
+CASES=${BENCH_CASES:-cold-build cold warm edit-3/3 long naive}
+BENCH_LONG=${BENCH_LONG:-12}
 declare -A SECS=()
 
 # timed(): run a command, store its wall time in SECS[$1]; fail with it.
@@ -140,7 +144,7 @@ report()
 	local c v
 	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series $SERIES_NAME v$SERIES_VERSION"
 	printf '%-12s %10s   %s\n' case seconds note
-	for c in cold-build cold warm edit-3/3 naive; do
+	for c in cold-build cold warm edit-3/3 long naive; do
 		v=${SECS[$c]:-}
 		[[ -n "$v" ]] || continue
 		printf '%-12s %10s   ' "$c" "$(awk -v d="$v" 'BEGIN { printf "%.1f", d / 10 }')"
@@ -148,6 +152,7 @@ report()
 		cold) echo "cold / cold-build = $(ratio "$v" "${SECS[cold-build]:-0}") (goal <= 1.25)" ;;
 		warm) echo "goal <= 20 s" ;;
 		edit-3/3) echo "goal <= 60 s" ;;
+		long) echo "$BENCH_LONG added one-file steps: $(awk -v d="$v" -v n="$BENCH_LONG" 'BEGIN { printf "%.1f", d / 10 / n }') s each (goal <= 5 s)" ;;
 		naive) echo "naive / warm = $(ratio "$v" "${SECS[warm]:-0}"), naive / edit-3/3 = $(ratio "$v" "${SECS[edit-3/3]:-0}") (goal >= 3)" ;;
 		*) echo ;;
 		esac
@@ -182,6 +187,15 @@ main()
 		timed edit-3/3 run_check "$BENCH_DIR/edit/series.yaml" || die "edit run failed"
 		grep -E '^bisect-check: .* (apply|checkpatch|build|boot|tests): ' "$BENCH_DIR/last.err" |
 			grep -v cached | sed 's/^/#   redone: /'
+	fi
+	if [[ " $CASES " == *" long "* ]]; then
+		WORKDIR=$BENCH_DIR/wd "$TOP/test/e2e/make-long-series.sh" "$BENCH_DIR/long" "$BENCH_LONG" \
+			> "$BENCH_DIR/long.out" 2>&1 || die "cannot make the long series (see $BENCH_DIR/long.out)"
+		timed long run_check "$BENCH_DIR/long/long.yaml" || die "long run failed (see $BENCH_DIR/last.err)"
+		awk -F'\t' -v n="$NSTEPS" '$1 >= n && ($2 == "build" || $2 == "boot") {
+			t[$2] += $4; c[$2]++ } END { for (s in t)
+			printf "#   long, per added step: %s %.1f s\n", s, t[s] / c[s] / 1000 }' \
+			"$(readlink -f "$BENCH_DIR/wd/runs/latest")/cells.tsv"
 	fi
 	if [[ " $CASES " == *" naive "* ]]; then
 		# Untimed once, so that the timed loop has the warm ccache the
