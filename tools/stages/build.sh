@@ -226,6 +226,18 @@ build_identity()
 	echo "identity: $uts, $(grep -c '^srcversion' "$art/identity.tsv") module(s)" >> "$log"
 }
 
+# build_valid(): a cached "ok" build is of use only while its artifacts
+# are there; a cached failure has none by nature and stays a failure.
+# shellcheck disable=SC2317  # called through cell_run
+build_valid()
+{
+	local art
+	rec_read "$1"
+	[[ "$REC_STATUS" == ok ]] || return 0
+	art=${REC_OUT[art]:-}
+	[[ -f "$art/bzImage" && -f "$art/identity.tsv" ]]
+}
+
 # stage_build(): build the worktree's HEAD into $OUT and its artifacts
 # into ART; PREV_WARN holds the previous step's warnings.
 # Args: REC LOG DETAIL ART PREV_WARN
