@@ -118,7 +118,8 @@ build_ids()
 	TOOLCHAIN_ID=$(toolchain_id)
 	# The tree's path is in the build dir's command lines (not relocatable).
 	OUT=$WORKDIR/build/$(hash_of "$(cat "$CONFIG_FRAGMENT")" "$TOOLCHAIN_ID" "$WT")
-	CFG_ID=$(hash_of "$OUT" "$(declare -f kmake kmake_argv stage_build)")
+	CFG_ID=$(hash_of "$OUT" "$(declare -f kmake kmake_argv stage_build build_identity \
+		build_config build_touch_changed build_warnings build_recompiled build_sync_dir)")
 	GUESTMOD_ID=$(hash_files "$TOP"/test/guest/modules/*)
 }
 

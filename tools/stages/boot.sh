@@ -194,7 +194,9 @@ boot_tools()
 boot_setup()
 {
 	boot_tools
-	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c")" \
+	# The runner and triage with every header they include.
+	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
+			"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h")" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests)" \
 		"$(qemu-system-x86_64 --version | head -n 1)" \
