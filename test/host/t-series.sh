@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 121
+t_plan 179
 
 # ---- valid series ----
 
@@ -103,6 +103,109 @@ run_in "$FIX" minimal.yaml
 t_eq "minimal: exit 0" 0 "$RC"
 t_eq "minimal: default timeout, no prep (minimal.golden)" \
 	"$(< "$FIX/minimal.golden")" "$(golden "$FIX_REAL")"
+t_eq "minimal: no targets: the one default target" \
+	"target	x86_64-gcc	x86_64	gcc	-	yes" "$(grep '^target	' "$OUT")"
+
+# ---- targets ----
+
+run_in "$FIX" targets.yaml
+t_eq "targets: exit 0" 0 "$RC"
+t_eq "targets: nothing on stderr" "" "$(< "$ERR")"
+t_eq "targets: records match targets.golden" "$(< "$FIX/targets.golden")" \
+	"$(golden "$FIX_REAL")"
+t_eq "targets: one record each, in order, after timeout, before test" \
+	"timeout	120
+target	x86_64-gcc	x86_64	gcc	-	yes
+target	arm64-gcc	arm64	gcc	@DIR@/kconfig/arm64.config	yes
+target	x86_64-clang	x86_64	clang	@DIR@/kconfig/clang.config	no
+test	only	the only claim" \
+	"$(golden "$FIX_REAL" | sed -n '/^timeout/,/^test/p')"
+
+# The records as the shell glue reads them.
+targets=''
+while IFS=$'\t' read -r kind a b c d e; do
+	[[ $kind == target ]] && targets+="$a|$b|$c|${d##*/}|$e "
+done < "$OUT"
+t_eq "targets: read -r splits a target record" \
+	"x86_64-gcc|x86_64|gcc|-|yes arm64-gcc|arm64|gcc|arm64.config|yes x86_64-clang|x86_64|clang|clang.config|no " \
+	"$targets"
+
+run_in "$FIX" --arch x86_64 --arch arm64 targets.yaml
+t_eq "targets --arch x86_64 --arch arm64: both archs taken" \
+	"0 $(< "$FIX/targets.golden")" "$RC $(golden "$FIX_REAL")"
+run_in "$FIX" --arch arm64 --arch x86_64 --arch arm64 -- targets.yaml
+t_eq "targets: --arch repeated, then --: same records" \
+	"0 $(< "$FIX/targets.golden")" "$RC $(golden "$FIX_REAL")"
+
+run_in "$FIX" --arch x86_64 --arch riscv64 targets.yaml
+t_eq "targets --arch x86_64 --arch riscv64: exit 2, one error" \
+	"2 targets.yaml: 1 error(s); nothing was run. Fix series.yaml and rerun." \
+	"$RC $(tail -n 1 "$ERR")"
+has_error targets 21 11 "targets[1].arch" \
+	"unknown arch 'arm64' \(accepted: x86_64, riscv64\)$"
+t_eq "targets --arch ...: nothing on stdout" "" "$(< "$OUT")"
+
+run_in "$FIX" --arch x86_64 minimal.yaml
+t_eq "minimal --arch x86_64: the default target is taken" \
+	"0 $(< "$FIX/minimal.golden")" "$RC $(golden "$FIX_REAL")"
+run_in "$FIX" --arch arm64 minimal.yaml
+t_eq "minimal --arch arm64: exit 2, one error" \
+	"2 minimal.yaml: 1 error(s); nothing was run. Fix series.yaml and rerun." \
+	"$RC $(tail -n 1 "$ERR")"
+has_error minimal 3 1 targets \
+	"missing required key: the default target's arch, x86_64, is not accepted \(accepted: arm64\)$"
+
+fails targets-null 1
+has_error targets-null 14 9 targets \
+	"expected a sequence, got an empty value \(leave targets out for the default, x86_64-gcc\)$"
+
+fails targets-empty 1
+has_error targets-empty 14 10 targets \
+	"must not be empty: list at least one target, or leave targets out for the default, x86_64-gcc$"
+
+fails targets-not-a-sequence 1
+has_error targets-not-a-sequence 15 3 targets "expected a sequence, got a mapping$"
+
+fails target-wrong-type 3
+has_error target-wrong-type 15 5 "targets[0]" "expected a mapping, got a scalar$"
+has_error target-wrong-type 17 11 "targets[1].arch" "expected a scalar, got a sequence$"
+has_error target-wrong-type 19 11 "targets[1].boot" \
+	"expected yes or no \(or true/false\), got 'maybe'$"
+
+fails target-unknown-key 1
+has_error target-unknown-key 18 5 "targets[0].kconfig" \
+	"unknown key 'kconfig' \(allowed: name, arch, compiler, config, boot\)$"
+
+fails target-missing-key 3
+has_error target-missing-key 15 5 "targets[0].name" "missing required key$"
+has_error target-missing-key 16 5 "targets[1].arch" "missing required key$"
+has_error target-missing-key 17 5 "targets[2].compiler" "missing required key$"
+
+fails target-duplicate-name 1
+has_error target-duplicate-name 18 11 "targets[1].name" \
+	"duplicate target name 'x86_64-gcc' \(first declared at targets\[0\]\)$"
+
+fails target-bad-name 5
+has_error target-bad-name 15 12 "targets[0].name" \
+	"'X86_64-gcc' must match \[a-z0-9\]\[a-z0-9_-\]\*$"
+has_error target-bad-name 16 12 "targets[1].name" \
+	"'-gcc' must match \[a-z0-9\]\[a-z0-9_-\]\*: it starts with '-'$"
+has_error target-bad-name 17 12 "targets[2].name" \
+	"'_gcc' must match \[a-z0-9\]\[a-z0-9_-\]\*: it starts with '_'$"
+has_error target-bad-name 18 12 "targets[3].name" \
+	"'a-33-byte-name-is-one-too-long-xy' is 33 bytes long, more than 32$"
+has_error target-bad-name 19 12 "targets[4].name" "must not be empty$"
+
+fails target-bad-arch 1
+has_error target-bad-arch 16 11 "targets[0].arch" "'x86-64' must match \[a-z0-9_\]\+$"
+
+fails target-bad-compiler 1
+has_error target-bad-compiler 17 15 "targets[0].compiler" \
+	"expected gcc or clang, got 'icc'$"
+
+fails target-missing-config 1
+has_error target-missing-config 18 13 "targets[0].config" \
+	"file not found: kconfig/no-such\.config: No such file or directory$"
 
 # ---- paths resolve against the directory of series.yaml ----
 
@@ -257,12 +360,13 @@ well_formed()
 	grep -Ev "^$(ere_quote "$file"):[0-9]+:[0-9]+: error: [^:]+: .|^$(ere_quote "$file"): [0-9]+ error\(s\); " "$ERR"
 }
 
-# Every line of valid.yaml and minimal.yaml dropped, and doubled.
+# Every line of the valid fixtures dropped, and doubled.
 mut=$T_TMP/mutants
 mkdir -p "$mut"
-cp -R "$FIX/cover-letter.txt" "$FIX/bisect.config" "$FIX/patches" "$mut/"
+cp -R "$FIX/cover-letter.txt" "$FIX/bisect.config" "$FIX/patches" \
+	"$FIX/kconfig" "$mut/"
 bad=''
-for f in valid minimal; do
+for f in valid minimal targets; do
 	n=$(wc -l < "$FIX/$f.yaml")
 	for ((i = 1; i <= n; i++)); do
 		for m in "${i}d" "${i}p"; do
@@ -273,7 +377,7 @@ for f in valid minimal; do
 		done
 	done
 done
-t_eq "mutants of valid and minimal: rc 0 or 2, every error FILE:LINE:COL: KEY" \
+t_eq "mutants of valid, minimal and targets: rc 0 or 2, every error FILE:LINE:COL: KEY" \
 	"" "$bad"
 
 # ---- the series name: a git branch component and a file name ----
@@ -365,10 +469,39 @@ has_error big 200011 8 "tests[100000].id" \
 t_eq "100k tests: checked within 20 s" yes \
 	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
 
+# ---- 80,000 targets and 20,000 --arch names: linear time too ----
+
+# big_targets(): minimal.yaml with $1 targets of archs a0..a19999, then
+# target t7 again (line $1 + 19).
+big_targets()
+{
+	local n=$1; shift
+	sed 1d "$FIX/minimal.yaml"
+	awk -v n="$n" 'BEGIN { print "targets:"
+		for (i = 0; i < n; i++)
+			printf "- {name: t%d, arch: a%d, compiler: gcc}\n", i, i % 20000
+		print "- {name: t7, arch: a7, compiler: clang}" }'
+}
+big_targets 80000 > "$mut/big-targets.yaml"
+archs=()
+for ((i = 0; i < 20000; i++)); do
+	archs+=(--arch "a$i")
+done
+start=$(date +%s%N)
+run_in "$mut" "${archs[@]}" big-targets.yaml
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "80k targets: exit 2 with 1 error" \
+	"2 big-targets.yaml: 1 error(s); nothing was run. Fix series.yaml and rerun." \
+	"$RC $(tail -n 1 "$ERR")"
+has_error big-targets 80019 10 "targets[80000].name" \
+	"duplicate target name 't7' \(first declared at targets\[7\]\)$"
+t_eq "80k targets: checked within 20 s" yes \
+	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
+
 # ---- all errors are reported, in line order ----
 
 fails two-errors 2
-has_error two-errors 7 1 colour "unknown key 'colour' \(allowed: name, version, cover-letter, config, base, boot, tests, patches\)$"
+has_error two-errors 7 1 colour "unknown key 'colour' \(allowed: name, version, cover-letter, config, base, boot, targets, tests, patches\)$"
 has_error two-errors 11 11 base.expect "expected a mapping, got a sequence$"
 t_eq "two-errors: reported in line order" "7 11" \
 	"$(sed -n 's/^two-errors\.yaml:\([0-9]*\):.*/\1/p' "$ERR" | xargs)"
@@ -377,13 +510,29 @@ t_eq "two-errors: nothing on stdout" "" "$(< "$OUT")"
 # ---- command line ----
 
 t_rc "--help exits 0" 0 "$SERIES" --help
-t_grep "--help prints the usage" "^Usage: series FILE$" "$T_OUT"
+t_grep "--help prints the usage" "^Usage: series \[--arch NAME\]\.\.\. FILE$" "$T_OUT"
 t_grep "--help documents the records" "^  expect +STEP +ID +yes\|no" "$T_OUT"
+t_grep "--help documents the target record" "^  target +NAME +ARCH +CC +CONFIG +BOOT$" \
+	"$T_OUT"
+t_grep "--help documents --arch" "^  --arch NAME +accept only the arch names given" \
+	"$T_OUT"
 t_rc "no argument: exit 2" 2 "$SERIES"
 t_grep "no argument: says why" "^series: error: expected exactly one FILE argument$" \
 	"$T_OUT"
 t_rc "two arguments: exit 2" 2 "$SERIES" "$FIX/valid.yaml" "$FIX/minimal.yaml"
 t_rc "unknown option: exit 2" 2 "$SERIES" --frobnicate
+t_rc "--arch without a name: exit 2" 2 "$SERIES" --arch
+t_grep "--arch without a name: says why" "^series: error: --arch needs an arch name$" \
+	"$T_OUT"
+t_rc "--arch then no FILE: exit 2" 2 "$SERIES" --arch x86_64
+t_grep "--arch then no FILE: says why" \
+	"^series: error: expected exactly one FILE argument$" "$T_OUT"
+t_rc "--arch with a bad name: exit 2" 2 "$SERIES" --arch x86-64 "$FIX/targets.yaml"
+t_grep "--arch with a bad name: says why" \
+	"^series: error: --arch 'x86-64': must match \[a-z0-9_\]\+$" "$T_OUT"
+t_rc "--arch with an empty name: exit 2" 2 "$SERIES" --arch '' "$FIX/targets.yaml"
+t_rc "--arch after FILE: exit 2" 2 "$SERIES" "$FIX/targets.yaml" --arch x86_64
+t_rc "unknown option after --arch: exit 2" 2 "$SERIES" --arch x86_64 --frobnicate
 run_in "$T_TMP" no-such.yaml
 t_eq "missing series file: exit 2, cannot open" \
 	"2 no-such.yaml: error: cannot open: No such file or directory" \

@@ -3,12 +3,16 @@
  * series.c - validate a bisect-check series.yaml and print it as
  * normalised, tab-separated records.
  *
- * Usage: series FILE
+ * Usage: series [--arch NAME]... FILE
  *
- * On success the records go to stdout (one per line, see print_series())
- * and the exit code is 0.  Otherwise every problem found is printed to
- * stderr as "FILE:LINE:COL: error: KEY: MESSAGE", followed by a summary
- * line, nothing at all is printed on stdout, and the exit code is 2.
+ * Each --arch option adds NAME to the arch names that a target may
+ * have; without any, every [a-z0-9_]+ is taken.
+ *
+ * On success the records go to stdout (one per line, documented in
+ * usage(), in the order print_series() prints them) and the exit code
+ * is 0.  Otherwise every problem found is printed to stderr as
+ * "FILE:LINE:COL: error: KEY: MESSAGE", followed by a summary line,
+ * nothing at all is printed on stdout, and the exit code is 2.
  *
  * The file is read with the libyaml event API into a small tree that
  * keeps the position of every node, so that each error can point at
@@ -21,6 +25,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +50,17 @@
 #define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
 #define TEST_ID_SET	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define TARGET_SET	"abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define TARGET_RE	"[a-z0-9][a-z0-9_-]*"
+#define TARGET_MAX_LEN	32	/* of a target name */
+#define ARCH_SET	"abcdefghijklmnopqrstuvwxyz0123456789_"
+#define ARCH_RE		"[a-z0-9_]+"
+
+/* The one target of a series without targets: (name, arch, compiler). */
+#define DEFAULT_TARGET	"x86_64-gcc"
+#define DEFAULT_ARCH	"x86_64"
+#define DEFAULT_CC	"gcc"
+#define NO_TARGETS	"leave targets out for the default, " DEFAULT_TARGET
 
 enum ntype { N_SCALAR, N_SEQ, N_MAP, N_ALIAS };
 
@@ -79,6 +95,15 @@ struct test {
 struct accept {
 	const char *type;
 	const char *reason;
+};
+
+/* A build (and maybe boot) target. */
+struct target {
+	const char *name;
+	const char *arch;
+	const char *compiler;	/* "gcc" or "clang" */
+	char *config;		/* its config fragment, or NULL */
+	bool boot;
 };
 
 struct patch {
@@ -128,6 +153,13 @@ struct series {
 	char *base_expect;
 	struct patch *patches;
 	size_t npatches;
+	struct target *targets;	/* none: the default target */
+	size_t ntargets;
+	struct index names;	/* of targets[] by name */
+	const char **archs;	/* the --arch names; none: any arch */
+	size_t narchs, archs_cap;
+	struct index arch_ix;	/* of archs[] */
+	char *arch_list;	/* "x86_64, arm64" for messages */
 	struct entry *ents;
 	size_t nents, ents_cap;
 	struct index ents_ix;	/* of ents[] by size and hash */
@@ -137,8 +169,8 @@ static struct error *errors;
 static size_t nerrors, errors_cap;
 
 static const char * const top_keys[] = {
-	"name", "version", "cover-letter", "config", "base", "boot", "tests",
-	"patches", NULL
+	"name", "version", "cover-letter", "config", "base", "boot", "targets",
+	"tests", "patches", NULL
 };
 
 static const char * const base_keys[] = {
@@ -153,6 +185,10 @@ static const char * const patch_keys[] = {
 };
 
 static const char * const accept_keys[] = { "type", "reason", NULL };
+
+static const char * const target_keys[] = {
+	"name", "arch", "compiler", "config", "boot", NULL
+};
 
 static void out_of_memory(void)
 {
@@ -362,6 +398,25 @@ static bool index_next(const struct index *ix, uint64_t h, size_t *slot,
 		}
 	}
 	return false;
+}
+
+/*
+ * The element of the array @base (of @size-byte elements, indexed by @ix)
+ * whose string at byte offset @off is @key (@len bytes), or -1.
+ */
+static ssize_t index_find(const struct index *ix, const void *base,
+			  size_t size, size_t off, const char *key, size_t len)
+{
+	uint64_t h = hash_bytes(key, len);
+	size_t slot = h, i;
+	const char *k;
+
+	for (; index_next(ix, h, &slot, &i); slot++) {
+		k = *(const char * const *)((const char *)base + i * size + off);
+		if (strlen(k) == len && !memcmp(k, key, len))
+			return (ssize_t)i;
+	}
+	return -1;
 }
 
 static void index_free(struct index *ix)
@@ -1118,14 +1173,23 @@ static void add_entry(struct series *s, const struct node *n,
 /* The index in s->tests of the test with id @id (@len bytes), or -1. */
 static ssize_t find_test(const struct series *s, const char *id, size_t len)
 {
-	uint64_t h = hash_bytes(id, len);
-	size_t slot = h, t;
+	return index_find(&s->ids, s->tests, sizeof(*s->tests),
+			  offsetof(struct test, id), id, len);
+}
 
-	for (; index_next(&s->ids, h, &slot, &t); slot++)
-		if (strlen(s->tests[t].id) == len &&
-		    !memcmp(s->tests[t].id, id, len))
-			return (ssize_t)t;
-	return -1;
+/* The index in s->targets of the target named @name, or -1. */
+static ssize_t find_target(const struct series *s, const char *name)
+{
+	return index_find(&s->names, s->targets, sizeof(*s->targets),
+			  offsetof(struct target, name), name, strlen(name));
+}
+
+/* Whether @arch is accepted: any arch when no --arch was given. */
+static bool arch_ok(const struct series *s, const char *arch)
+{
+	return !s->narchs ||
+	       index_find(&s->arch_ix, s->archs, sizeof(*s->archs), 0, arch,
+			  strlen(arch)) >= 0;
 }
 
 static void check_tests(struct series *s, const struct node *seq,
@@ -1269,6 +1333,121 @@ static void check_boot(struct series *s, const struct node *map)
 		get_int(v, "boot.timeout", 1, 3600, &s->timeout);
 }
 
+/* A target name: TARGET_RE, at most TARGET_MAX_LEN bytes. */
+static const char *get_target_name(const struct node *n, const char *key)
+{
+	const char *name = get_text(n, key, TARGET_SET, TARGET_RE);
+
+	if (!name)
+		return NULL;
+	if (name[0] == '-' || name[0] == '_') {
+		report(n, key, "'%s' must match %s: it starts with '%c'",
+		       shown(n), TARGET_RE, name[0]);
+		return NULL;
+	}
+	if (n->len > TARGET_MAX_LEN) {
+		report(n, key, "'%s' is %zu bytes long, more than %d",
+		       shown(n), n->len, TARGET_MAX_LEN);
+		return NULL;
+	}
+	return name;
+}
+
+static const char *get_arch(const struct series *s, const struct node *n,
+			    const char *key)
+{
+	const char *arch = get_text(n, key, ARCH_SET, ARCH_RE);
+
+	if (!arch || arch_ok(s, arch))
+		return arch;
+	report(n, key, "unknown arch '%s' (accepted: %s)", shown(n),
+	       s->arch_list);
+	return NULL;
+}
+
+static const char *get_compiler(const struct node *n, const char *key)
+{
+	if (!get_text(n, key, NULL, NULL))
+		return NULL;
+	if (scalar_is(n, "gcc") || scalar_is(n, "clang"))
+		return n->val;
+	report(n, key, "expected gcc or clang, got '%s'", shown(n));
+	return NULL;
+}
+
+/* One item of targets:, into @t; its name is checked by the caller. */
+static void check_target(struct series *s, struct target *t,
+			 const struct node *map, const char *key)
+{
+	char sub[KEY_LEN];
+	const struct node *v;
+
+	v = need(map, key, "arch", sub);
+	if (v)
+		t->arch = get_arch(s, v, sub);
+	v = need(map, key, "compiler", sub);
+	if (v)
+		t->compiler = get_compiler(v, sub);
+	v = lookup(map, "config");
+	if (v) {
+		key_join(sub, key, "config", 6);
+		t->config = get_file(s, v, sub);
+	}
+	t->boot = true;
+	v = lookup(map, "boot");
+	if (v) {
+		key_join(sub, key, "boot", 4);
+		t->boot = get_yesno(v, sub) != 'n';
+	}
+}
+
+static void check_targets(struct series *s, const struct node *seq)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	struct target *t;
+	ssize_t j;
+	size_t i;
+
+	if (is_null(seq)) {
+		report(seq, "targets",
+		       "expected a sequence, got an empty value (%s)", NO_TARGETS);
+		return;
+	}
+	if (!want(seq, N_SEQ, "targets"))
+		return;
+	if (!seq->nkid) {
+		report(seq, "targets",
+		       "must not be empty: list at least one target, or %s",
+		       NO_TARGETS);
+		return;
+	}
+	s->targets = xcalloc(seq->nkid, sizeof(*s->targets));
+	s->ntargets = seq->nkid;
+	for (i = 0; i < seq->nkid; i++) {
+		t = &s->targets[i];
+		n = seq->kid[i];
+		key_index(item, "targets", i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, target_keys);
+		v = need(n, item, "name", sub);
+		if (v)
+			t->name = get_target_name(v, sub);
+		check_target(s, t, n, item);
+		if (!t->name)
+			continue;
+		j = find_target(s, t->name);
+		if (j >= 0) {
+			report(v, sub,
+			       "duplicate target name '%s' (first declared at targets[%zd])",
+			       shown(v), j);
+			continue;
+		}
+		index_add(&s->names, hash_bytes(t->name, strlen(t->name)), i);
+	}
+}
+
 static void check_accepts(struct patch *p, const struct node *seq,
 			  const char *key)
 {
@@ -1371,6 +1550,13 @@ static void check_series(struct series *s, const struct node *root)
 	v = lookup(root, "boot");
 	if (v)
 		check_boot(s, v);
+	v = lookup(root, "targets");
+	if (v)
+		check_targets(s, v);
+	else if (!arch_ok(s, DEFAULT_ARCH))
+		report(root, "targets",
+		       "missing required key: the default target's arch, %s, is not accepted (accepted: %s)",
+		       DEFAULT_ARCH, s->arch_list);
 	if (!tests)
 		report(root, "tests", "missing required key");
 	v = need(root, "", "patches", sub);
@@ -1401,6 +1587,16 @@ static void print_series(FILE *f, const struct series *s)
 	fprintf(f, "config\t%s\n", s->config);
 	fprintf(f, "package\t%s\n", s->package);
 	fprintf(f, "timeout\t%ld\n", s->timeout);
+	if (!s->ntargets)
+		fprintf(f, "target\t%s\t%s\t%s\t-\tyes\n", DEFAULT_TARGET,
+			DEFAULT_ARCH, DEFAULT_CC);
+	for (i = 0; i < s->ntargets; i++) {
+		const struct target *t = &s->targets[i];
+
+		fprintf(f, "target\t%s\t%s\t%s\t%s\t%s\n", t->name, t->arch,
+			t->compiler, t->config ? t->config : "-",
+			t->boot ? "yes" : "no");
+	}
 	for (i = 0; i < s->ntests; i++)
 		fprintf(f, "test\t%s\t%s\n", s->tests[i].id,
 			s->tests[i].claim);
@@ -1438,6 +1634,13 @@ static void free_series(struct series *s)
 		free(s->patches[i].expect);
 	}
 	free(s->patches);
+	for (i = 0; i < s->ntargets; i++)
+		free(s->targets[i].config);
+	free(s->targets);
+	index_free(&s->names);
+	free(s->archs);
+	index_free(&s->arch_ix);
+	free(s->arch_list);
 	free(s->ents);
 	index_free(&s->ents_ix);
 }
@@ -1446,7 +1649,8 @@ static void free_series(struct series *s)
 
 static void usage(FILE *f, bool full)
 {
-	fprintf(f, "Usage: %s FILE\n       %s --help\n", prog, prog);
+	fprintf(f, "Usage: %s [--arch NAME]... FILE\n       %s --help\n", prog,
+		prog);
 	if (!full)
 		return;
 	fprintf(f,
@@ -1460,6 +1664,10 @@ static void usage(FILE *f, bool full)
 		"  config   /abs/kconfig-fragment\n"
 		"  package  DEBIAN-PACKAGE\n"
 		"  timeout  SECONDS                 (default %d)\n"
+		"  target   NAME ARCH CC CONFIG BOOT\n"
+		"                                   (each target, in order; CC gcc|clang,\n"
+		"                                   CONFIG /abs/fragment or -, BOOT yes|no;\n"
+		"                                   by default %s %s %s - yes)\n"
 		"  test     ID  CLAIM               (each declared test, in order)\n"
 		"  prep     /abs/patch              (each base.prep patch, in order)\n"
 		"  patch    N  /abs/patch           (patches numbered from 1)\n"
@@ -1469,8 +1677,13 @@ static void usage(FILE *f, bool full)
 		"Relative paths are resolved against the directory of FILE.\n"
 		"Otherwise every error is printed on stderr as\n"
 		"FILE:LINE:COL: error: KEY: MESSAGE, nothing is printed on stdout,\n"
-		"and the exit code is 2.  Usage errors also exit with 2.\n",
-		DEFAULT_TIMEOUT);
+		"and the exit code is 2.  Usage errors also exit with 2.\n"
+		"\n"
+		"Options:\n"
+		"  --arch NAME   accept only the arch names given, one per --arch,\n"
+		"                for the targets (without it: any %s)\n",
+		DEFAULT_TIMEOUT, DEFAULT_TARGET, DEFAULT_ARCH, DEFAULT_CC,
+		ARCH_RE);
 }
 
 /* Read all of @file; 0 or a negative errno value. */
@@ -1508,6 +1721,41 @@ static int read_file(const char *file, char **text, size_t *size)
 	return 0;
 }
 
+/*
+ * Accept arch @name for the targets (--arch); false when it is not a
+ * valid arch name. A repeated name is taken once.
+ */
+static bool add_arch(struct series *s, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!len || strspn(name, ARCH_SET) != len)
+		return false;
+	if (s->narchs && arch_ok(s, name))
+		return true;
+	s->archs = grow(s->archs, s->narchs, &s->archs_cap, sizeof(*s->archs));
+	index_add(&s->arch_ix, hash_bytes(name, len), s->narchs);
+	s->archs[s->narchs++] = name;
+	return true;
+}
+
+/* The --arch names as "a, b, c", for messages. */
+static void list_archs(struct series *s)
+{
+	size_t i, len;
+	FILE *f;
+
+	if (!s->narchs)
+		return;
+	f = open_memstream(&s->arch_list, &len);
+	if (!f)
+		out_of_memory();
+	for (i = 0; i < s->narchs; i++)
+		fprintf(f, "%s%s", i ? ", " : "", s->archs[i]);
+	if (fclose(f))
+		out_of_memory();
+}
+
 static char *dir_of(const char *file)
 {
 	const char *slash = strrchr(file, '/');
@@ -1531,28 +1779,46 @@ int main(int argc, char **argv)
 	char *text = NULL, *dir;
 	size_t i, size = 0;
 	int err, argi = 1;
+	bool dashdash;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
 		usage(stdout, true);
 		return 0;
 	}
-	if (argc > 1 && !strcmp(argv[1], "--"))
+	for (; argi < argc && !strcmp(argv[argi], "--arch"); argi += 2) {
+		if (argi + 1 == argc) {
+			fprintf(stderr, "%s: error: --arch needs an arch name\n",
+				prog);
+			usage(stderr, false);
+			goto fail;
+		}
+		if (!add_arch(&s, argv[argi + 1])) {
+			fprintf(stderr, "%s: error: --arch '%s': must match %s\n",
+				prog, show(argv[argi + 1], strlen(argv[argi + 1])),
+				ARCH_RE);
+			usage(stderr, false);
+			goto fail;
+		}
+	}
+	dashdash = argi < argc && !strcmp(argv[argi], "--");
+	if (dashdash)
 		argi++;
-	if (argc - argi != 1 || (argi == 1 && argv[1][0] == '-' &&
-				 argv[1][1])) {
+	if (argc - argi != 1 || (!dashdash && argv[argi][0] == '-' &&
+				 argv[argi][1])) {
 		fprintf(stderr, "%s: error: expected exactly one FILE argument\n",
 			prog);
 		usage(stderr, false);
-		return EXIT_BAD;
+		goto fail;
 	}
 	file = argv[argi];
+	list_archs(&s);
 
 	err = read_file(file, &text, &size);
 	if (err) {
 		fprintf(stderr, "%s: error: cannot open: %s\n", file,
 			strerror(-err));
-		return EXIT_BAD;
+		goto fail;
 	}
 
 	dir = dir_of(file);
@@ -1606,4 +1872,8 @@ int main(int argc, char **argv)
 	free(text);
 	free(dir);
 	return err;
+
+fail:
+	free_series(&s);
+	return EXIT_BAD;
 }
