@@ -129,6 +129,8 @@ on_signal()
 	exec 2>&"$DEFER_STDERR"
 	INTERRUPTED=$sig
 	msg "interrupted by SIG$sig, cleaning up"
+	# The command run_logged waits for, with all it started.
+	[[ -n "${RUN_LOGGED_PID:-}" ]] && kill_tree TERM "$RUN_LOGGED_PID"
 	defer_pop_all
 	if [[ "$sig" == INT ]]; then
 		exit 130
@@ -165,6 +167,12 @@ fmt_ms()
 
 # run_logged(): run a command with its output appended to a log file that
 # starts with the exact command; with V=1 the output is also shown.
+#
+# The command runs as a job this shell waits for: bash runs a trap only
+# once the foreground command is done, so a SIGTERM sent to the run
+# alone (by timeout(1), a service manager, a CI runner) would wait for
+# a whole build and then leave its make processes behind. A wait ends at
+# once on a trapped signal, and on_signal stops the job's tree.
 run_logged()
 {
 	local log=$1; shift
@@ -176,12 +184,17 @@ run_logged()
 		printf '\n'
 	} >> "$log"
 	if verbose; then
-		"$@" 2>&1 | tee -a "$log" >&2
-		rc=${PIPESTATUS[0]}
+		(
+			"$@" 2>&1 | tee -a "$log" >&2
+			exit "${PIPESTATUS[0]}"
+		) &
 	else
-		"$@" >> "$log" 2>&1
-		rc=$?
+		"$@" >> "$log" 2>&1 &
 	fi
+	RUN_LOGGED_PID=$!
+	wait "$RUN_LOGGED_PID"
+	rc=$?
+	RUN_LOGGED_PID=
 	return "$rc"
 }
 

@@ -51,7 +51,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=12
-	[9]=12 [10]=27 [11]=21 [12]=14 [13]=8 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -602,7 +602,8 @@ case_warn()
 }
 
 # f_signal(): send signal $3 to the process group of run $2 (started at
-# stamp $4, files named $1), as a terminal's Ctrl-C would, and record
+# stamp $4, files named $1), as a terminal's Ctrl-C would, or with $7
+# "pid" to the run's own process alone, as timeout(1) would, and record
 # four results: exit $5, the "interrupted" message, which came within
 # F_SIG_MSG seconds, and the exit within $6 seconds. A run that does not
 # exit in time is killed. Sets F_RC and F_RUN.
@@ -614,11 +615,16 @@ f_signal()
 	local stamp=$1; shift
 	local want_rc=$1; shift
 	local limit=$1; shift
+	local to=${1:-group}
 	local t0 t_msg=-1 t_exit=-1 ms
 	local said="interrupted by SIG$sig, cleaning up"
 
 	t0=$(f_now_ms)
-	kill -"$sig" -- "-$pid"
+	if [[ "$to" == pid ]]; then
+		kill -"$sig" "$pid"
+	else
+		kill -"$sig" -- "-$pid"
+	fi
 	while :; do
 		ms=$(($(f_now_ms) - t0))
 		if ((t_msg < 0)) && grep -q "$said" "$T_TMP/$tag.err"; then
@@ -656,6 +662,17 @@ case_signals()
 	sleep 2
 	f_signal int-build "$F_PID" INT "$F_STAMP" 130 "$F_SIG_EXIT"
 	f_left_behind int-build "$F_PID"
+	f_case_end
+
+	# SIGTERM to the run alone (timeout(1), a CI runner): the build must
+	# stop at once, not finish first and leave its make behind.
+	f_case 10 "SIGTERM to the run's own process during a build"
+	f_start term-build "$FIX/build-warning.yaml" FORCE=1 STEPS=1
+	f_wait_for "$T_TMP/term-build.err" '1/1 build: start' 900 "$F_PID"
+	f_check "term-build: the build started" $? "see $T_TMP/term-build.err"
+	sleep 2
+	f_signal term-build "$F_PID" TERM "$F_STAMP" 143 "$F_SIG_EXIT" pid
+	f_left_behind term-build "$F_PID"
 	f_case_end
 
 	f_case 10 "SIGINT during a boot"
