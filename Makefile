@@ -27,7 +27,10 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Werror
 BIN     := tools/bin
 HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report
-GUEST_PROGS := $(BIN)/guest-runner
+# The guest runner of the host's arch; boot.sh makes the others with the
+# arch's GUEST_CC (tools/arch.tsv) as a target needs them.
+GUEST_PROGS := $(BIN)/guest-runner-x86_64
+GUEST_CC ?= cc
 # The host programs again, with ASan and UBSan, for the host tests.
 SAN_BIN := $(BIN)/san
 SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report
@@ -48,6 +51,7 @@ help: ## list the targets and variables
 	@echo '  V=1            show the tools'"'"' own output'
 	@echo '  KEEP=1         keep the throwaway worktree and say where'
 	@echo '  FORCE=1        ignore the result cache'
+	@echo '  TARGETS="t ..." only these targets of the series (default: all it declares)'
 	@echo '  SEND=1|reflect make send: really send (default: write messages only)'
 	@echo '  PRUNE_RUNS=n   run dirs kept (default 20); PRUNE_DAYS=n: unused entries kept (default 14)'
 	@echo 'Exit: make bisect-check exits 0 when every cell passed, else 2 (make'"'"'s own code)'
@@ -76,9 +80,9 @@ $(BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(BIN)/guest-runner: test/guest/runner.c tools/src/splat.h
+$(BIN)/guest-runner-%: test/guest/runner.c tools/src/splat.h
 	$(Q)mkdir -p $(BIN)
-	$(Q)$(CC) $(CFLAGS) -static -o $@ $<
+	$(Q)$(GUEST_CC) $(CFLAGS) -static -o $@ $<
 
 deps: ## install every Debian package the targets need
 	$(Q)tools/deps.sh tools bisect lint send

@@ -33,7 +33,7 @@ main()
 		--kver "$kver" --kmoddir "$dir/staging/lib/modules/$kver" \
 		--modules kernel-modules \
 		--add-drivers "data_breakpoint kallsyms_lookup_probe kallsyms_each_probe" \
-		--include "$TOP/tools/bin/guest-runner" /bisect/runner "$img" || return 1
+		--include "$TOP/tools/bin/guest-runner-x86_64" /bisect/runner "$img" || return 1
 	timeout -k 3 60 qemu-system-x86_64 -accel tcg -m 256 -nographic \
 		-no-reboot -nic none -monitor none \
 		-kernel "$NAIVE_OUT/arch/x86/boot/bzImage" -initrd "$img" \

@@ -159,9 +159,9 @@ report()
 	done
 	[[ -n "${COLD_RUN:-}" ]] || return 0
 	echo "# per step in the cold run (image + boot + guest tests; goal <= 10 s):"
-	awk -F'\t' '$2 == "boot" { printf "#   step %s: %.1f s (%s)\n", $1, $4 / 1000, $5 }' \
+	awk -F'\t' '$3 == "boot" { printf "#   step %s %s: %.1f s (%s)\n", $1, $2, $5 / 1000, $6 }' \
 		"$COLD_RUN/cells.tsv"
-	echo "# cold run stages (s): $(awk -F'\t' '{ t[$2] += $4 } END {
+	echo "# cold run stages (s): $(awk -F'\t' '{ t[$3] += $5 } END {
 		for (s in t) printf "%s %.1f  ", s, t[s] / 1000 }' "$COLD_RUN/cells.tsv")"
 }
 
@@ -192,8 +192,8 @@ main()
 		WORKDIR=$BENCH_DIR/wd "$TOP/test/e2e/make-long-series.sh" "$BENCH_DIR/long" "$BENCH_LONG" \
 			> "$BENCH_DIR/long.out" 2>&1 || die "cannot make the long series (see $BENCH_DIR/long.out)"
 		timed long run_check "$BENCH_DIR/long/long.yaml" || die "long run failed (see $BENCH_DIR/last.err)"
-		awk -F'\t' -v n="$NSTEPS" '$1 >= n && ($2 == "build" || $2 == "boot") {
-			t[$2] += $4; c[$2]++ } END { for (s in t)
+		awk -F'\t' -v n="$NSTEPS" '$1 >= n && ($3 == "build" || $3 == "boot") {
+			t[$3] += $5; c[$3]++ } END { for (s in t)
 			printf "#   long, per added step: %s %.1f s\n", s, t[s] / c[s] / 1000 }' \
 			"$(readlink -f "$BENCH_DIR/wd/runs/latest")/cells.tsv"
 	fi

@@ -26,7 +26,7 @@ hash_files()
 }
 
 # The evidence a cell's details name, per stage: files of a run dir, @
-# standing for the step. It is kept with the cell and put back into every
+# standing for the cell's step and target (cell_id). It is kept with the cell and put back into every
 # run that reuses the cell, at that run's step, so that a cached cell's
 # evidence lives as long as the cell does (old runs are pruned, prune.sh).
 declare -rA CACHE_EVIDENCE=(
@@ -51,28 +51,32 @@ cache_has()
 }
 
 # cache_get(): put the cached result of (stage $1, key $2) into the run
-# dir as step $3's: its record (results/N-stage.tsv), details and
+# dir as the cell of step $3 and target $4: its record, details and
 # evidence. Fails when there is none, or with FORCE=1.
 cache_get()
 {
 	local stage=$1; shift
 	local key=$1; shift
 	local idx=$1; shift
-	local d run old t from to text detail=$RUNDIR/details/$idx-$stage.txt
+	local tgt=$1; shift
+	local d run old t from to text now detail
 
 	[[ "${FORCE:-0}" == 1 ]] && return 1
 	d=$WORKDIR/cache/$stage/$key
 	rec_read "$d/record" || return 1
 	run=$REC_RUN
-	old=$REC_STEP
+	old=
+	[[ -n "$REC_STEP" ]] && old=$(cell_id "$REC_STEP" "$REC_TARGET")
+	now=$(cell_id "$idx" "$tgt")
+	detail=$(cell_detail "$idx" "$tgt" "$stage")
 	[[ -n "$REC_STATUS" && -n "$run" ]] || return 1
 	# Used now: pruning goes by the last use (prune.sh).
 	touch -c "$d"
-	cp "$d/record" "$RUNDIR/results/$idx-$stage.tsv" || return 1
+	cp "$d/record" "$(cell_rec "$idx" "$tgt" "$stage")" || return 1
 	[[ -f "$d/detail" ]] && text=$(< "$d/detail")
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
 		[[ -f "$d/evidence/${t//\//%}" ]] || continue
-		to=$RUNDIR/${t//@/$idx}
+		to=$RUNDIR/${t//@/$now}
 		mkdir -p "${to%/*}" && cp "$d/evidence/${t//\//%}" "$to"
 		# The details name the evidence where it was made.
 		from=$WORKDIR/runs/$run/${t//@/$old}
@@ -86,21 +90,24 @@ cache_get()
 	return 0
 }
 
-# cache_put(): store step $3's finished cell of stage $1 under key $2:
-# its record, details and evidence, from the run dir.
+# cache_put(): store the finished cell of stage $1, step $3 and target $4
+# under key $2: its record, details and evidence, from the run dir.
 cache_put()
 {
 	local stage=$1; shift
 	local key=$1; shift
 	local idx=$1; shift
-	local d t f detail=$RUNDIR/details/$idx-$stage.txt
+	local tgt=$1; shift
+	local d t f now detail
 
+	now=$(cell_id "$idx" "$tgt")
+	detail=$(cell_detail "$idx" "$tgt" "$stage")
 	d=$(cache_dir "$stage" "$key")
 	mkdir -p "$d.tmp.$$/evidence" || return 0
-	cp "$RUNDIR/results/$idx-$stage.tsv" "$d.tmp.$$/record" || return 0
+	cp "$(cell_rec "$idx" "$tgt" "$stage")" "$d.tmp.$$/record" || return 0
 	[[ -s "$detail" ]] && cp "$detail" "$d.tmp.$$/detail"
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
-		f=$RUNDIR/${t//@/$idx}
+		f=$RUNDIR/${t//@/$now}
 		[[ -f "$f" ]] && cp "$f" "$d.tmp.$$/evidence/${t//\//%}"
 	done
 	rm -rf "$d"

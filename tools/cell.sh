@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# cell.sh - the cell runner. A cell is one stage of one step; it has a
-# key made of exactly its inputs and one result record. This file alone
+# cell.sh - the cell runner. A cell is one stage of one step, and of one
+# target for a stage of scope "target" (tools/stages.tsv; "-" stands
+# for the target of a step-scope cell); it has a key made of exactly its
+# inputs and one result record. Its files are named by its id, "N-stage"
+# or "N-target-stage" (cell_id). This file alone
 # runs cells: the cache lookup and store (cache.sh, one format), the
 # timing, the progress line and the line of cells.tsv.
 #
@@ -11,12 +14,13 @@
 # its result in the record REC with result() (and result_out() for what
 # it made, e.g. a commit id). It never calls back into the driver.
 #
-# The record, RUNDIR/results/<step>-<stage>.tsv, is tab separated:
+# The record, RUNDIR/results/<cell id>.tsv, is tab separated:
 #	status	ok|acked|FAIL|skip
 #	summary	one line
 #	out	NAME	VALUE	(any number: what the stage made)
 #	nocache	1		(the result is no verdict: not stored)
-#	ms	elapsed		run	run id	step	N	(added by the runner)
+#	ms	elapsed		run	run id	step	N	target	T
+#					(added by the runner)
 #
 # Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
 # a RUNDIR with logs/, details/ and results/, RUN_ID, T0 and STEP_LABEL.
@@ -61,13 +65,14 @@ result_nocache()
 }
 
 # rec_read(): load record $1 without a fork: REC_STATUS, REC_SUMMARY,
-# REC_MS, REC_RUN, REC_STEP, REC_NOCACHE and REC_OUT[name]; fails when
+# REC_MS, REC_RUN, REC_STEP, REC_TARGET, REC_NOCACHE and REC_OUT[name]; fails when
 # the file cannot be read.
 rec_read()
 {
 	local k a b
 
 	REC_STATUS='' REC_SUMMARY='' REC_MS='' REC_RUN='' REC_STEP='' REC_NOCACHE=''
+	REC_TARGET=-
 	declare -gA REC_OUT=()
 	[[ -r "$1" ]] || return 1
 	while IFS=$'\t' read -r k a b; do
@@ -77,6 +82,7 @@ rec_read()
 		ms) REC_MS=$a ;;
 		run) REC_RUN=$a ;;
 		step) REC_STEP=$a ;;
+		target) REC_TARGET=$a ;;
 		nocache) REC_NOCACHE=$a ;;
 		out) REC_OUT[$a]=$b ;;
 		esac
@@ -98,90 +104,107 @@ rec_get()
 	esac
 }
 
-# cell_rec(), cell_log(), cell_detail(): the files of cell ($1, $2).
+# cell_id(): the id of cell (step $1, target $2, stage $3): what its
+# files are named by; without $3, the prefix of the step's (and
+# target's) files, e.g. its boot dir.
+cell_id()
+{
+	local id=$1
+	[[ "$2" == - ]] || id+=-$2
+	echo "$id${3:+-$3}"
+}
+
+# cell_rec(), cell_log(), cell_detail(): the files of cell ($1, $2, $3).
 cell_rec()
 {
-	echo "$RUNDIR/results/$1-$2.tsv"
+	echo "$RUNDIR/results/$(cell_id "$@").tsv"
 }
 
 cell_log()
 {
-	echo "$RUNDIR/logs/$1-$2.log"
+	echo "$RUNDIR/logs/$(cell_id "$@").log"
 }
 
 cell_detail()
 {
-	echo "$RUNDIR/details/$1-$2.txt"
+	echo "$RUNDIR/details/$(cell_id "$@").txt"
 }
 
 # cell_record(): a finished cell: its line of cells.tsv and its progress
 # line; CELL_STATUS and CELL_SUMMARY say what it was.
-# Usage: cell_record IDX STAGE STATUS MS SUMMARY LOG
+# Usage: cell_record IDX TARGET STAGE STATUS MS SUMMARY LOG
 cell_record()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local stage=$1; shift
 	local status=$1; shift
 	local ms=$1; shift
 	local summary=$1; shift
 	local log=$1; shift
 
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$stage" "$status" "$ms" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "$status" "$ms" \
 		"${summary//$'\t'/ }" "$log" >> "$RUNDIR/cells.tsv"
-	progress "${STEP_LABEL[idx]} $stage: $status ($(fmt_ms "$ms")) $summary"
+	[[ "$tgt" == - ]] && tgt=
+	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $status ($(fmt_ms "$ms")) $summary"
 	CELL_STATUS=$status
 	CELL_SUMMARY=$summary
 }
 
-# cell_lookup(): report cell ($1, $2) from the cache under key $3; fails
-# when it is not there, or when function $4 (if given, not "-") says the
+# cell_lookup(): report cell ($1, $2, $3) from the cache under key $4;
+# fails when it is not there, or when function $5 (if given, not "-") says the
 # cached record (its only argument) is of no use any more, e.g. because
 # what the stage made is gone.
 cell_lookup()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local stage=$1; shift
 	local key=$1; shift
 	local valid=${1:--}
 	local rec
 
-	cache_get "$stage" "$key" "$idx" || return 1
-	rec=$RUNDIR/results/$idx-$stage.tsv
+	cache_get "$stage" "$key" "$idx" "$tgt" || return 1
+	rec=$(cell_rec "$idx" "$tgt" "$stage")
 	if [[ "$valid" != - ]] && ! "$valid" "$rec"; then
-		rm -f "$rec" "$RUNDIR/details/$idx-$stage.txt"
+		rm -f "$rec" "$(cell_detail "$idx" "$tgt" "$stage")"
 		return 1
 	fi
 	rec_read "$rec"
-	cell_record "$idx" "$stage" "cached-$REC_STATUS" "$REC_MS" \
+	cell_record "$idx" "$tgt" "$stage" "cached-$REC_STATUS" "$REC_MS" \
 		"from run $REC_RUN: $REC_SUMMARY" -
 }
 
-# cell_begin(): cell ($1, $2) starts: a progress line, an empty log, no
-# record yet; its start time is in CELL_T0.
+# cell_begin(): cell ($1, $2, $3) starts: a progress line, an empty log,
+# no record yet; its start time is in CELL_T0.
 cell_begin()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local stage=$1; shift
+	local t=$tgt
 
-	progress "${STEP_LABEL[idx]} $stage: start"
-	: > "$(cell_log "$idx" "$stage")"
-	rm -f "$(cell_rec "$idx" "$stage")"
+	[[ "$t" == - ]] && t=
+	progress "${STEP_LABEL[idx]}${t:+ $t} $stage: start"
+	: > "$(cell_log "$idx" "$tgt" "$stage")"
+	rm -f "$(cell_rec "$idx" "$tgt" "$stage")"
 	CELL_T0=$(now_ms)
 }
 
-# cell_end(): cell ($1, $2) of key $3 is done, started at $4 (CELL_T0),
-# taking $5 ms (default: until now): complete its record, store it
-# unless it says nocache, and record the cell.
+# cell_end(): cell ($1, $2, $3) of key $4 is done, started at $5
+# (CELL_T0), taking $6 ms (default: until now): complete its record,
+# store it unless it says nocache, and record the cell.
 cell_end()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local stage=$1; shift
 	local key=$1; shift
 	local t0=$1; shift
 	local ms=${1:-$(($(now_ms) - t0))}
 	local rec status
 
-	rec=$RUNDIR/results/$idx-$stage.tsv
+	rec=$(cell_rec "$idx" "$tgt" "$stage")
 	rec_read "$rec"
 	status=$REC_STATUS
 	if [[ -z "$status" ]]; then
@@ -190,37 +213,39 @@ cell_end()
 		result_nocache "$rec"
 		status=FAIL
 	fi
-	printf 'ms\t%s\nrun\t%s\nstep\t%s\n' "$ms" "$RUN_ID" "$idx" >> "$rec"
+	printf 'ms\t%s\nrun\t%s\nstep\t%s\ntarget\t%s\n' "$ms" "$RUN_ID" "$idx" "$tgt" >> "$rec"
 	rec_read "$rec"
-	[[ -n "$REC_NOCACHE" ]] || cache_put "$stage" "$key" "$idx"
-	cell_record "$idx" "$stage" "$status" "$ms" "$REC_SUMMARY" \
-		"$RUNDIR/logs/$idx-$stage.log"
+	[[ -n "$REC_NOCACHE" ]] || cache_put "$stage" "$key" "$idx" "$tgt"
+	cell_record "$idx" "$tgt" "$stage" "$status" "$ms" "$REC_SUMMARY" \
+		"$(cell_log "$idx" "$tgt" "$stage")"
 }
 
 # cell_run(): one cell, from the cache or by running its stage.
-# Usage: cell_run IDX STAGE KEY VALID FUNCTION ARGS...; VALID as for
-# cell_lookup ("-": none); FUNCTION is called as
+# Usage: cell_run IDX TARGET STAGE KEY VALID FUNCTION ARGS...; VALID as
+# for cell_lookup ("-": none); FUNCTION is called as
 # FUNCTION REC LOG DETAIL ARGS...
 cell_run()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local stage=$1; shift
 	local key=$1; shift
 	local valid=$1; shift
 	local fn=$1; shift
 	local t0
 
-	cell_lookup "$idx" "$stage" "$key" "$valid" && return 0
-	cell_begin "$idx" "$stage"
+	cell_lookup "$idx" "$tgt" "$stage" "$key" "$valid" && return 0
+	cell_begin "$idx" "$tgt" "$stage"
 	t0=$CELL_T0
-	: > "$(cell_detail "$idx" "$stage")"
-	"$fn" "$(cell_rec "$idx" "$stage")" "$(cell_log "$idx" "$stage")" \
-		"$(cell_detail "$idx" "$stage")" "$@"
-	cell_end "$idx" "$stage" "$key" "$t0"
+	: > "$(cell_detail "$idx" "$tgt" "$stage")"
+	"$fn" "$(cell_rec "$idx" "$tgt" "$stage")" "$(cell_log "$idx" "$tgt" "$stage")" \
+		"$(cell_detail "$idx" "$tgt" "$stage")" "$@"
+	cell_end "$idx" "$tgt" "$stage" "$key" "$t0"
 }
 
-# cell_skip(): a cell that does not run, with the reason $3.
+# cell_skip(): a cell (step $1, target $2, stage $3) that does not run,
+# with the reason $4.
 cell_skip()
 {
-	cell_record "$1" "$2" skip 0 "$3" -
+	cell_record "$1" "$2" "$3" skip 0 "$4" -
 }

@@ -3,8 +3,8 @@
 #
 # series.sh - the one series loader: validate a series.yaml with
 # tools/bin/series (libyaml) and load every record into shell variables;
-# write a loaded (and edited) series back out as YAML; the identities
-# that key the build results.
+# write a loaded (and edited) series back out as YAML. The targets'
+# identities and tables are target.sh's.
 #
 # Variables set for the caller.
 # shellcheck disable=SC2034
@@ -14,21 +14,31 @@
 declare -a STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=()
 declare -a PREP_PATCHES=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
+declare -a TGT_NAMES=()
+declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+
+# shellcheck source=tools/target.sh
+source "$TOP/tools/target.sh"
 
 # load_series(): validate series file $1 with tools/bin/series and load
 # all of it; a second call loads another series in place of the first.
 load_series()
 {
 	local file=$1; shift
-	local records kind a b c i n=0
+	local records kind a b c d e i n=0 archs=()
 
 	[[ -f "$file" ]] || die "$file: no such series file (set SERIES=path/to/series.yaml)"
 	[[ -x "$TOP/tools/bin/series" ]] || die "tools/bin/series is not built: run 'make tools'"
-	records=$("$TOP/tools/bin/series" "$file") || exit "$EXIT_SETUP"
+	# The archs a target may name are those of tools/arch.tsv.
+	for a in $(arch_names); do
+		archs+=(--arch "$a")
+	done
+	records=$("$TOP/tools/bin/series" "${archs[@]}" "$file") || exit "$EXIT_SETUP"
 	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
+	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 	SERIES_COVER=
-	while IFS=$'\t' read -r kind a b c; do
+	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
 		name) SERIES_NAME=$a ;;
 		version) SERIES_VERSION=$a ;;
@@ -36,6 +46,13 @@ load_series()
 		config) CONFIG_FRAGMENT=$a ;;
 		package) PACKAGE=$a ;;
 		timeout) SERIES_TIMEOUT=$a ;;
+		target)
+			TGT_NAMES+=("$a")
+			TGT_ARCH[$a]=$b
+			TGT_COMPILER[$a]=$c
+			TGT_CONFIG[$a]=$d
+			TGT_BOOT[$a]=$e
+			;;
 		test) TEST_IDS+=("$a"); TEST_CLAIM[$a]=$b ;;
 		prep) PREP_PATCHES+=("$a") ;;
 		patch) STEP_PATCH[a]=$b; n=$a ;;
@@ -47,6 +64,8 @@ load_series()
 		esac
 	done <<< "$records"
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-$SERIES_TIMEOUT}
+	((${#TGT_NAMES[@]})) || die "$file: tools/bin/series gave no target (make tools?)"
+	targets_check "$file"
 	NSTEPS=$((n + 1))
 	STEP_LABEL[0]=0
 	for ((i = 1; i < NSTEPS; i++)); do
@@ -79,7 +98,14 @@ series_write()
 	for id in "${TEST_IDS[@]}"; do
 		printf '    %s: %s\n' "$id" "${EXPECT["0:$id"]}"
 	done
-	printf 'boot:\n  timeout: %s\ntests:\n' "$SERIES_TIMEOUT"
+	printf 'boot:\n  timeout: %s\ntargets:\n' "$SERIES_TIMEOUT"
+	for t in "${TGT_NAMES[@]}"; do
+		printf '  - name: %s\n    arch: %s\n    compiler: %s\n    boot: %s\n' \
+			"$t" "${TGT_ARCH[$t]}" "${TGT_COMPILER[$t]}" "${TGT_BOOT[$t]}"
+		[[ "${TGT_CONFIG[$t]}" == - ]] ||
+			printf '    config: %s\n' "$(yaml_str "${TGT_CONFIG[$t]}")"
+	done
+	printf 'tests:\n'
 	for id in "${TEST_IDS[@]}"; do
 		printf '  - id: %s\n    claim: %s\n' "$id" "$(yaml_str "${TEST_CLAIM[$id]}")"
 	done
@@ -98,44 +124,4 @@ series_write()
 			printf '      %s: %s\n' "$id" "${EXPECT["$i:$id"]}"
 		done
 	done
-}
-
-# toolchain_id(): what decides the build output besides tree and config.
-toolchain_id()
-{
-	{
-		gcc --version | head -n 1
-		ld --version | head -n 1
-		make --version | head -n 1
-	} 2>&1
-}
-
-# build_ids(): the build dir and the identities build results depend on:
-# one incremental build dir per config and toolchain, never mixed; the
-# results also depend on how make is called and on the guest modules.
-build_ids()
-{
-	TOOLCHAIN_ID=$(toolchain_id)
-	# The tree's path is in the build dir's command lines (not relocatable).
-	OUT=$WORKDIR/build/$(hash_of "$(cat "$CONFIG_FRAGMENT")" "$TOOLCHAIN_ID" "$WT")
-	CFG_ID=$(hash_of "$OUT" "$(declare -f kmake kmake_argv stage_build build_identity \
-		build_config build_touch_changed build_warnings build_recompiled build_sync_dir)")
-	GUESTMOD_ID=$(hash_files "$TOP"/test/guest/modules/*)
-}
-
-# build_key(): the cache key of the build of one tree.
-build_key()
-{
-	local tree=$1; shift
-	hash_of "$tree" "$CFG_ID" "$GUESTMOD_ID"
-}
-
-# build_ident(): the identity the kernel of one tree carries in its
-# version string (KBUILD_BUILD_VERSION, `uname -v` in the guest): made
-# only of what decides the image, the tree, the config and the toolchain,
-# so that the same inputs give the same image and any two steps differ.
-build_ident()
-{
-	local tree=$1; shift
-	hash_of "$tree" "$(cat "$CONFIG_FRAGMENT")" "$TOOLCHAIN_ID" | cut -c1-12
 }

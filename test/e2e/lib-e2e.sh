@@ -21,21 +21,44 @@ e2e_run()
 	E2E_RUN=$(readlink -f "$E2E_WORKDIR/runs/latest")
 }
 
+# The target whose cells the tests look at (series without `targets:`
+# have this one only).
+E2E_TARGET=${E2E_TARGET:-x86_64-gcc}
+
 # e2e_stages(): the stage names of tools/stages.tsv, in order.
 e2e_stages()
 {
 	awk -F'\t' '!/^#/ && NF { print $1 }' "$T_TOP/tools/stages.tsv" | xargs
 }
 
-# e2e_cells(): print "idx stage status" of a run, cached-X shown as X, in
-# pipeline order (cells of one step may finish in another order: checkpatch
-# runs beside the build, a guest beside the next build).
+# e2e_id(): the id of cell (step $1, stage $2) of E2E_TARGET, as its
+# files are named: "N-stage" for a step-scope stage, else "N-target-stage";
+# without $2, the prefix of the step's target files (its boot dir).
+e2e_id()
+{
+	local idx=$1; shift
+	local stage=${1:-}
+	local scope
+
+	scope=$(awk -F'\t' -v s="$stage" '$1 == s { print $3 }' "$T_TOP/tools/stages.tsv")
+	if [[ -n "$stage" && "$scope" == step ]]; then
+		echo "$idx-$stage"
+	else
+		echo "$idx-$E2E_TARGET${stage:+-$stage}"
+	fi
+}
+
+# e2e_cells(): print "idx stage status" of a run's step cells and of its
+# E2E_TARGET cells, cached-X shown as X, in pipeline order (cells of one
+# step may finish in another order: checkpatch runs beside the build, a
+# guest beside the next build).
 e2e_cells()
 {
 	local run=$1; shift
-	awk -F'\t' -v stages="$(e2e_stages)" 'BEGIN { split(stages, o, " ")
+	awk -F'\t' -v stages="$(e2e_stages)" -v t="$E2E_TARGET" 'BEGIN { split(stages, o, " ")
 			for (i in o) rank[o[i]] = i }
-		{ s = $3; sub(/^cached-/, "", s); print $1, rank[$2] + 0, $2, s }' \
+		$2 == "-" || $2 == t {
+		s = $4; sub(/^cached-/, "", s); print $1, rank[$3] + 0, $3, s }' \
 		"$run/cells.tsv" | sort -n -k1,1 -k2,2 | cut -d' ' -f1,3,4
 }
 

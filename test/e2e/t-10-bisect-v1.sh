@@ -31,14 +31,14 @@ t_grep "1/3: the typo is reported" "TYPO_SPELLING: 'menas' may be misspelled" "$
 t_grep "2/3: the citation style is an ERROR" '^ERROR GIT_COMMIT_ID' "$E2E_RUN/details/2-checkpatch.txt"
 
 for step in 2 3; do
-	d=$E2E_RUN/details/$step-tests.txt
+	d=$E2E_RUN/details/$step-$E2E_TARGET-tests.txt
 	t_eq "$step/3: exactly the default load and the unload differ" \
 		"hwbp-default-load hwbp-unload" \
 		"$(grep -oE '^[a-z-]+: expected yes, actual no' "$d" | cut -d: -f1 | sort | xargs)"
 	t_grep "$step/3: the guest's ENXIO is quoted" 'ENXIO' "$d"
-	t_grep "$step/3: the guest's BUG on unload is quoted" 'kernel BUG at kernel/module/main.c' "$E2E_RUN/details/$step-boot.txt"
+	t_grep "$step/3: the guest's BUG on unload is quoted" 'kernel BUG at kernel/module/main.c' "$E2E_RUN/details/$step-$E2E_TARGET-boot.txt"
 done
-t_grep "2/3: the symbol_get refusal of jiffies is quoted" 'non-GPLONLY symbol jiffies' "$E2E_RUN/details/2-tests.txt"
+t_grep "2/3: the symbol_get refusal of jiffies is quoted" 'non-GPLONLY symbol jiffies' "$E2E_RUN/details/2-$E2E_TARGET-tests.txt"
 
 e2e_authorship "$SERIES" "bisect/unexport-kallsyms-v1/v1"
 t_nogrep "no QEMU left running" . <(pgrep -a -f '^qemu-system' || true)
@@ -54,6 +54,6 @@ t_eq "flipped expectation: run exits 1" 1 "$E2E_RC"
 t_eq "flipped expectation: 1/3 tests cell fails" "1 tests FAIL" \
 	"$(e2e_cells "$E2E_RUN" | grep '^1 tests')"
 t_grep "flipped expectation: expected vs actual stated" \
-	'^hwbp-read-ignored: expected no, actual yes' "$E2E_RUN/details/1-tests.txt"
+	'^hwbp-read-ignored: expected no, actual yes' "$E2E_RUN/details/1-$E2E_TARGET-tests.txt"
 
 t_done

@@ -75,10 +75,10 @@ check_boots()
 	for idx in 0 1 2; do
 		IDENT[idx]=
 		# A cached boot brings its evidence (log, results) along.
-		img=$(grep -o -m 1 -- '-kernel [^ ]*' "$E2E_RUN/logs/$idx-boot.log" | cut -d' ' -f2)
+		img=$(grep -o -m 1 -- '-kernel [^ ]*' "$E2E_RUN/logs/$idx-$E2E_TARGET-boot.log" | cut -d' ' -f2)
 		hv=$(uts "$(header_version "$img")")
 		pb=$(payload_versions "$img")
-		guest=$(sed -n 's/^# identity: uname-v //p' "$E2E_RUN/boot/$idx/results.ktap" | head -n 1)
+		guest=$(sed -n 's/^# identity: uname-v //p' "$E2E_RUN/boot/$idx-$E2E_TARGET/results.ktap" | head -n 1)
 		if [[ "$hv" == '#'[0-9a-f]* ]] && grep -q -x -F -- "$hv" <<< "$pb"; then
 			t_ok "$label step $idx: the kernel inside the bzImage is the one its header names"
 		else
@@ -102,19 +102,19 @@ declare -a IDENT=()
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "first run exits 0" 0 "$E2E_RC"
-t_eq "first run: no cell failed" "" "$(awk -F'\t' '$3 ~ /FAIL/' "$E2E_RUN/cells.tsv")"
+t_eq "first run: no cell failed" "" "$(awk -F'\t' '$4 ~ /FAIL/' "$E2E_RUN/cells.tsv")"
 check_boots "run 1"
 t_grep "run 1: step 2's boot is step 0's (the same tree)" \
-	'^2	boot	cached-ok	' "$E2E_RUN/cells.tsv"
+	"^2	$E2E_TARGET	boot	cached-ok	" "$E2E_RUN/cells.tsv"
 t_grep "run 1: the cached boot brought its evidence along" '^# identity: uname-v #' \
-	"$E2E_RUN/boot/2/results.ktap"
+	"$E2E_RUN/boot/2-$E2E_TARGET/results.ktap"
 t_grep "run 1: step 2 (step 0's tree) reuses step 0's build" \
-	'^2	build	cached-ok	' "$E2E_RUN/cells.tsv"
+	"^2	$E2E_TARGET	build	cached-ok	" "$E2E_RUN/cells.tsv"
 t_neq "run 1: the two trees carry different identities" "${IDENT[0]}" "${IDENT[1]}"
 # A WORKDIR of earlier runs may hold step 1's boot already: cached or
 # not, the cell names the kernel it proved.
 t_grep "run 1: the boot cell names the kernel it proved" \
-	"^1	boot	(cached-)?ok	[0-9]*	(from run [0-9-]*: )?ok, booted #[0-9a-f]{12} " "$E2E_RUN/cells.tsv"
+	"^1	$E2E_TARGET	boot	(cached-)?ok	[0-9]*	(from run [0-9-]*: )?ok, booted #[0-9a-f]{12} " "$E2E_RUN/cells.tsv"
 A=${IDENT[0]}
 B=${IDENT[1]}
 RUN1=$E2E_RUN
@@ -122,14 +122,14 @@ RUN1=$E2E_RUN
 # A, B and A again in the same build dir, past the result cache.
 e2e_run "$SERIES" LOCK_WAIT=900 FORCE=1
 t_eq "FORCE=1 run exits 0" 0 "$E2E_RC"
-t_eq "FORCE=1 run: no cell failed" "" "$(awk -F'\t' '$3 ~ /FAIL/' "$E2E_RUN/cells.tsv")"
+t_eq "FORCE=1 run: no cell failed" "" "$(awk -F'\t' '$4 ~ /FAIL/' "$E2E_RUN/cells.tsv")"
 t_eq "FORCE=1 run: every step was built" "3" \
-	"$(awk -F'\t' '$2 == "build" && $3 == "ok"' "$E2E_RUN/cells.tsv" | wc -l)"
+	"$(awk -F'\t' '$3 == "build" && $4 == "ok"' "$E2E_RUN/cells.tsv" | wc -l)"
 check_boots "run 2"
 t_eq "run 2: A again has A's identity" "$A" "${IDENT[0]}"
 t_eq "run 2: B again has B's identity" "$B" "${IDENT[1]}"
 t_eq "run 2: back to A has A's identity" "$A" "${IDENT[2]}"
-t_grep "every build proved its image (log)" '^identity: #[0-9a-f]{12} ' "$E2E_RUN/logs/2-build.log"
+t_grep "every build proved its image (log)" '^identity: #[0-9a-f]{12} ' "$E2E_RUN/logs/2-$E2E_TARGET-build.log"
 t_eq "no initramfs is kept in the run dir" "" "$(find "$E2E_RUN" -name 'initrd.img*')"
 
 # The runs that made the cells are gone: a rerun from the cache still
@@ -139,7 +139,7 @@ first=$E2E_RUN
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "rerun from the cache exits 0" 0 "$E2E_RC"
 t_eq "rerun: every boot and build is cached" "0" \
-	"$(awk -F'\t' '($2 == "boot" || $2 == "build") && $3 !~ /^cached-/' "$E2E_RUN/cells.tsv" | wc -l)"
+	"$(awk -F'\t' '($3 == "boot" || $3 == "build") && $4 !~ /^cached-/' "$E2E_RUN/cells.tsv" | wc -l)"
 t_eq "rerun: the evidence of each cached boot is in this run" "3 3" \
 	"$(find "$E2E_RUN"/boot -name console.log | wc -l) $(grep -l '^# identity: uname-v #' "$E2E_RUN"/boot/*/results.ktap | wc -l)"
 t_eq "rerun: the run that made them is gone" no "$([[ -d "$first" ]] && echo yes || echo no)"

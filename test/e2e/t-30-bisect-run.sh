@@ -27,7 +27,7 @@ cleanup()
 }
 trap 'cleanup; rm -rf "$T_TMP"' EXIT
 
-t_plan 10
+t_plan 12
 
 if ! git --git-dir="$KREPO" rev-parse -q --verify bisect/unexport-kallsyms-v1/v1 >/dev/null; then
 	e2e_run "$SERIES" LOCK_WAIT=900
@@ -50,6 +50,9 @@ t_rc "1/3 is good for hwbp-default-load" 0 \
 	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"
 t_rc "an unknown test id is a setup error (128)" 128 \
 	"$T_TOP/tools/bisect-run" --expect no-such-test=yes "$WT"
+t_rc "an unknown target is a setup error (128)" 128 \
+	"$T_TOP/tools/bisect-run" --target no-such-target --expect hwbp-default-load=yes "$WT"
+t_grep "the error names the declared targets" 'declares no such target \(declared: x86_64-gcc\)' "$T_OUT"
 
 git -C "$WT" bisect start "$tip" "$base" >/dev/null
 git -C "$WT" bisect run "$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes \

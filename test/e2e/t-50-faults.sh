@@ -318,9 +318,10 @@ f_cell()
 	local run=$1; shift
 	local idx=$1; shift
 	local stage=$1; shift
-	awk -F'\t' -v i="$idx" -v s="$stage" '$1 == i && $2 == s {
-		st = $3; sub(/^cached-/, "", st)
-		sm = $5; sub(/^from run [^:]*: /, "", sm)
+	awk -F'\t' -v i="$idx" -v s="$stage" -v t="$E2E_TARGET" \
+		'$1 == i && $3 == s && ($2 == "-" || $2 == t) {
+		st = $4; sub(/^cached-/, "", st)
+		sm = $6; sub(/^from run [^:]*: /, "", sm)
 		print st, sm }' "$run/cells.tsv" 2>/dev/null
 }
 
@@ -348,9 +349,11 @@ f_report_names()
 	local sha
 
 	sha=$(awk -F'\t' -v i="$idx" '$1 == i { print substr($3, 1, 12) }' "$run/steps.tsv" 2>/dev/null)
+	# A target stage's failure names the target.
+	[[ "$(e2e_id "$idx" "$stage")" == "$idx-$stage" ]] || label+=" $E2E_TARGET"
 	grep -Eq "^step $label $stage: FAIL" "$T_TMP/$tag.out" &&
 		[[ "$sha" =~ ^[0-9a-f]{12}$ ]] &&
-		grep -Eq "^$label +$sha " "$T_TMP/$tag.out"
+		grep -Eq "^${label%% *} +$sha " "$T_TMP/$tag.out"
 	f_check "$tag: the report names step $label, its commit and the stage" $? \
 		"expected 'step $label $stage: FAIL' and the row of commit '${sha:-?}' in $T_TMP/$tag.out"
 }
@@ -486,8 +489,8 @@ case_build_error()
 		"$(f_row "$F_RUN" 1)"
 	f_report_names build-error "$F_RUN" 1 1/1 build
 	t_grep "build-error: details quote the compiler's error in the file" \
-		'samples/hw_breakpoint/data_breakpoint\.c:[0-9]+:[0-9]+: error: ' "$F_RUN/details/1-build.txt"
-	t_grep "build-error: details say what to do" '^next: ' "$F_RUN/details/1-build.txt"
+		'samples/hw_breakpoint/data_breakpoint\.c:[0-9]+:[0-9]+: error: ' "$F_RUN/details/1-$E2E_TARGET-build.txt"
+	t_grep "build-error: details say what to do" '^next: ' "$F_RUN/details/1-$E2E_TARGET-build.txt"
 	f_left_behind build-error "$F_PID"
 	f_case_end
 }
@@ -505,8 +508,8 @@ case_build_warning()
 		"$(f_cell "$F_RUN" 1 build)"
 	t_grep "build-warning: details name the warning and the file" \
 		"^  samples/hw_breakpoint/data_breakpoint\.c: warning: unused variable .unused_fault." \
-		"$F_RUN/details/1-build.txt"
-	t_grep "build-warning: details say what to do" '^next: fix the warning' "$F_RUN/details/1-build.txt"
+		"$F_RUN/details/1-$E2E_TARGET-build.txt"
+	t_grep "build-warning: details say what to do" '^next: fix the warning' "$F_RUN/details/1-$E2E_TARGET-build.txt"
 	f_left_behind build-warning "$F_PID"
 	f_case_end
 }
@@ -552,8 +555,8 @@ case_panic()
 	t_grep "panic: step 1 tests fail or skip" '^(FAIL|skip)$' \
 		<(f_cell "$F_RUN" 1 tests | cut -d' ' -f1)
 	t_grep "panic: details quote the panic line" \
-		'Kernel panic - not syncing: bisect-check fault fixture' "$F_RUN/details/1-boot.txt"
-	t_grep "panic: details say what to do" '^next: ' "$F_RUN/details/1-boot.txt"
+		'Kernel panic - not syncing: bisect-check fault fixture' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
+	t_grep "panic: details say what to do" '^next: ' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
 	f_left_behind panic "$F_PID"
 	f_case_end
 }
@@ -568,15 +571,15 @@ case_hang()
 	t_eq "hang: exit 1" 1 "$F_RC"
 	t_eq "hang: step 1 boot FAIL, timeout" "FAIL timeout (tcg)" \
 		"$(f_cell "$F_RUN" 1 boot | sed -E 's/, booted #[0-9a-f]{12}//; s/\(kvm\)$/(tcg)/')"
-	ms=$(awk -F'\t' '$1 == 1 && $2 == "boot" { print $4 }' "$F_RUN/cells.tsv")
+	ms=$(awk -F'\t' '$1 == 1 && $3 == "boot" { print $5 }' "$F_RUN/cells.tsv")
 	[[ "$ms" =~ ^[0-9]+$ ]] && ((ms >= 15000 && ms < 40000))
 	f_check "hang: the boot took the 15 s timeout, less than 40 s" $? "actual: ${ms:-no} ms"
 	f_report_names hang "$F_RUN" 1 1/1 boot
 	t_grep "hang: step 1 tests fail or skip" '^(FAIL|skip)$' \
 		<(f_cell "$F_RUN" 1 tests | cut -d' ' -f1)
 	t_grep "hang: details quote the last console lines" \
-		'\[ *[0-9]+\.[0-9]+\] ' "$F_RUN/details/1-boot.txt"
-	t_grep "hang: details say what to do" '^next: ' "$F_RUN/details/1-boot.txt"
+		'\[ *[0-9]+\.[0-9]+\] ' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
+	t_grep "hang: details say what to do" '^next: ' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
 	f_left_behind hang "$F_PID"
 	f_case_end
 }
@@ -591,12 +594,12 @@ case_warn()
 		"$(f_cell "$F_RUN" 1 boot | sed -E 's/, booted #[0-9a-f]{12}//; s/\(kvm\)$/(tcg)/')"
 	f_report_names warn "$F_RUN" 1 1/1 boot
 	t_grep "warn: the failed boot still names the kernel it proved" \
-		'^1	boot	(cached-)?FAIL	[0-9]+	(from run [^:]*: )?warning, booted #[0-9a-f]{12} ' \
+		"^1	$E2E_TARGET	boot	(cached-)?FAIL	[0-9]+	(from run [^:]*: )?warning, booted #[0-9a-f]{12} " \
 		"$F_RUN/cells.tsv"
 	t_eq "warn: step 1 tests pass" "ok 7/7 as declared" "$(f_cell "$F_RUN" 1 tests)"
 	t_grep "warn: details quote the WARNING line" \
-		'WARNING: .*data_breakpoint' "$F_RUN/details/1-boot.txt"
-	t_grep "warn: details say what to do" '^next: ' "$F_RUN/details/1-boot.txt"
+		'WARNING: .*data_breakpoint' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
+	t_grep "warn: details say what to do" '^next: ' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
 	f_left_behind warn "$F_PID"
 	f_case_end
 }
@@ -657,7 +660,7 @@ case_signals()
 	f_case 10 "SIGINT during a build"
 	# FORCE=1: the build really runs (the fixture's result is cached).
 	f_start int-build "$FIX/build-warning.yaml" FORCE=1 STEPS=1
-	f_wait_for "$T_TMP/int-build.err" '1/1 build: start' 900 "$F_PID"
+	f_wait_for "$T_TMP/int-build.err" "1/1 $E2E_TARGET build: start" 900 "$F_PID"
 	f_check "int-build: the build started" $? "see $T_TMP/int-build.err"
 	sleep 2
 	f_signal int-build "$F_PID" INT "$F_STAMP" 130 "$F_SIG_EXIT"
@@ -668,7 +671,7 @@ case_signals()
 	# stop at once, not finish first and leave its make behind.
 	f_case 10 "SIGTERM to the run's own process during a build"
 	f_start term-build "$FIX/build-warning.yaml" FORCE=1 STEPS=1
-	f_wait_for "$T_TMP/term-build.err" '1/1 build: start' 900 "$F_PID"
+	f_wait_for "$T_TMP/term-build.err" "1/1 $E2E_TARGET build: start" 900 "$F_PID"
 	f_check "term-build: the build started" $? "see $T_TMP/term-build.err"
 	sleep 2
 	f_signal term-build "$F_PID" TERM "$F_STAMP" 143 "$F_SIG_EXIT" pid
@@ -679,7 +682,7 @@ case_signals()
 	# A boot timeout of its own gives the hang fixture's boot a cache key
 	# of its own: only that boot runs, and it does not end by itself.
 	f_start int-boot "$FIX/hang.yaml" STEPS=1 BOOT_TIMEOUT=600
-	f_wait_for "$T_TMP/int-boot.err" '1/1 boot: start' 900 "$F_PID" &&
+	f_wait_for "$T_TMP/int-boot.err" "1/1 $E2E_TARGET boot: start" 900 "$F_PID" &&
 		f_wait_qemu "$F_PID" 30
 	f_check "int-boot: the hung guest runs" $? "see $T_TMP/int-boot.err"
 	f_signal int-boot "$F_PID" INT "$F_STAMP" 130 "$F_SIG_EXIT"
@@ -690,7 +693,7 @@ case_signals()
 	# As the OOM killer would: the guest must die with the run and must
 	# not keep the WORKDIR lock (it used to, for up to boot.timeout).
 	f_start kill-boot "$FIX/hang.yaml" STEPS=1 BOOT_TIMEOUT=600
-	f_wait_for "$T_TMP/kill-boot.err" '1/1 boot: start' 900 "$F_PID" &&
+	f_wait_for "$T_TMP/kill-boot.err" "1/1 $E2E_TARGET boot: start" 900 "$F_PID" &&
 		f_wait_qemu "$F_PID" 30
 	f_check "kill-boot: the hung guest runs" $? "see $T_TMP/kill-boot.err"
 	kill -KILL "$F_PID"
@@ -712,7 +715,7 @@ case_lock()
 	f_start term-boot "$FIX/hang.yaml" STEPS=1 BOOT_TIMEOUT=600
 	a=$F_PID
 	a_stamp=$F_STAMP
-	f_wait_for "$T_TMP/term-boot.err" '1/1 boot: start' 900 "$a" &&
+	f_wait_for "$T_TMP/term-boot.err" "1/1 $E2E_TARGET boot: start" 900 "$a" &&
 		f_wait_qemu "$a" 30
 	f_check "term-boot: the hung guest runs, holding the lock" $? "see $T_TMP/term-boot.err"
 

@@ -18,7 +18,7 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/faults/warn.yaml" "$T_TOP/test/fixtures/identity/comment.yaml"
 	"$T_TOP/test/fixtures/loader/quoting.yaml")
 
-t_plan $((${#FILES[@]} + 6))
+t_plan $((${#FILES[@]} + 9))
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -34,6 +34,15 @@ t_eq "every record is kept: cover, claims, reasons" \
 	"$SERIES_COVER|${TEST_CLAIM[t-one]}|${ACCEPT_REASON["1:UNKNOWN_COMMIT_ID"]}"
 t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
 t_eq "the series' own timeout" 45 "$SERIES_TIMEOUT"
+t_eq "the targets, in order, with their records" \
+	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
+	"$(for t in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$t" "${TGT_ARCH[$t]}" \
+		"${TGT_COMPILER[$t]}" "${TGT_CONFIG[$t]}" "${TGT_BOOT[$t]}"; done | sed 's/|$//')"
+TARGETS=x86_64-gcc-nb load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
+t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "${TGT_NAMES[*]}"
+t_eq "a target nobody declared is an error naming the declared ones" \
+	"TARGETS=arm64-gcc: $T_TOP/test/fixtures/loader/quoting.yaml declares no target 'arm64-gcc' (declared: x86_64-gcc x86_64-gcc-nb)" \
+	"$( (TARGETS=arm64-gcc load_series "$T_TOP/test/fixtures/loader/quoting.yaml") 2>&1 | sed 's/^[^:]*: error: //')"
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"

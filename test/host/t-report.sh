@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t-report.sh - fixture tests of tools/bin/report: golden KTAP and matrix
-# for a run with every cell status, exit codes, and errors naming the file.
+# for a run with every cell status and for a run on two targets, exit
+# codes, and errors naming the file and line.
+#
+# Each fixture is a run dir as bisect-check leaves it, stage table
+# (stages.tsv, the 4-column form of tools/stages.tsv) and targets.tsv
+# included.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -16,12 +21,21 @@ fresh()
 {
 	rm -rf "${T_TMP:?}/$2"
 	cp -r "$FIX/$1" "$T_TMP/$2"
-	# What bisect-check puts in every run dir: the stage table.
-	cp "$T_TOP/tools/stages.tsv" "$T_TMP/$2/"
 	echo "$T_TMP/$2"
 }
 
-t_plan 56
+# t_error(): run the report on RUNDIR $2 and pass when it exits 2 and its
+# message matches the ERE $3 (two results, described by $1).
+t_error()
+{
+	local desc=$1; shift
+	local run=$1; shift
+	local re=$1; shift
+	t_rc "$desc: exit 2" 2 "$REPORT" "$run"
+	t_grep "$desc: the message names the file and line" "$re" "$T_OUT"
+}
+
+t_plan 127
 
 # --- a run with every status: ok, FAIL, skip, acked, cached-ok/FAIL/skip ---
 run=$(fresh mixed mixed)
@@ -44,10 +58,13 @@ t_grep "acked cell passes with its summary" \
 t_grep "acked cell quotes its details" \
 	'^    # accepted WARNING COMMIT_LOG_LONG_LINE: ' "$ktap"
 t_grep "cached-FAIL cell is not ok" \
-	'^    not ok 4 boot # 4\.0s cached: from run 20250601-090000-977: panic' "$ktap"
+	'^        not ok 2 boot # 4\.0s cached: from run 20250601-090000-977: panic' "$ktap"
 t_grep "cached-skip cell is a skip" \
-	'^    ok 5 tests # SKIP cached: from run 20250601-090000-977: no results' "$ktap"
-t_grep "missing cell is a skip, not run" '^    ok 3 build # SKIP not run$' "$ktap"
+	'^        ok 3 tests # SKIP cached: from run 20250601-090000-977: no results' "$ktap"
+t_grep "missing cell is a skip, not run" '^        ok 1 build # SKIP not run$' "$ktap"
+t_grep "a target's cells are a subtest of the step" '^        # Subtest: x86_64-gcc$' "$ktap"
+t_grep "a target with a failed cell is not ok" '^    not ok 3 x86_64-gcc$' "$ktap"
+t_grep "a target with skipped cells only is a skip" '^    ok 3 x86_64-gcc # SKIP not run$' "$ktap"
 t_nogrep "details of an ok cell are not quoted" 'must not be quoted' "$ktap"
 t_grep "totals count the 20 stage results" \
 	'^# Totals: pass:11 fail:3 xfail:0 xpass:0 skip:6 error:0$' "$ktap"
@@ -56,7 +73,10 @@ t_grep "matrix marks cached cells" '^1/3 .* ok\* 298\.0s +FAIL\* 4\.0s +skip\*$'
 	"$matrix"
 t_grep "matrix has the cached footnote" '^\* cached' "$matrix"
 t_grep "matrix truncates long subjects" 'Drop HW_BREAKP\.\.\.  ' "$matrix"
-t_grep "matrix lists the failed tests" '^step 2/3 tests: FAIL 1 of 7 differ$' "$matrix"
+t_grep "matrix lists the failed tests, on their target" \
+	'^step 2/3 x86_64-gcc tests: FAIL 1 of 7 differ$' "$matrix"
+t_grep "a failed step-scope cell names no target" '^step 3/3 apply: FAIL patch does not apply$' \
+	"$matrix"
 t_grep "failed cell block quotes its details" \
 	'^    hwbp-read-ignored: expected yes, actual no: ' "$matrix"
 t_grep "failed cell block gives its log" '^    log: /.*/runs/20250607-101500-4242/logs/3-apply\.log$' "$matrix"
@@ -74,10 +94,10 @@ t_eq "skipped step is counted" "4 steps, 3 passed, 0 failed, 1 skipped" \
 
 # --- a cached-FAIL alone fails the run ---
 run=$(fresh pass cached-fail)
-sed -i "s/^1${TAB}tests${TAB}cached-ok${TAB}/1${TAB}tests${TAB}cached-FAIL${TAB}/" \
-	"$run/cells.tsv"
+cell="1${TAB}x86_64-gcc${TAB}tests${TAB}"
+sed -i "s/^${cell}cached-ok${TAB}/${cell}cached-FAIL${TAB}/" "$run/cells.tsv"
 t_rc "a cached-FAIL cell makes exit 1" 1 "$REPORT" "$run"
-t_grep "the cached failure is listed" '^step 1/3 tests: FAIL\* from run' "$T_OUT"
+t_grep "the cached failure is listed" '^step 1/3 x86_64-gcc tests: FAIL\* from run' "$T_OUT"
 
 # --- usage and I/O errors ---
 run=$(fresh mixed nosteps)
@@ -86,7 +106,7 @@ t_rc "missing steps.tsv exits 2" 2 "$REPORT" "$run"
 t_grep "the error names steps.tsv" "cannot open .*/nosteps/steps\\.tsv" "$T_OUT"
 
 run=$(fresh mixed badcell)
-printf '2\tboot\tmaybe\t1\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tmaybe\t1\t-\t-\n' >> "$run/cells.tsv"
 t_rc "unknown status exits 2" 2 "$REPORT" "$run"
 t_grep "the error names the file and line" \
 	'/badcell/cells\.tsv:18: unknown status "maybe"' "$T_OUT"
@@ -99,21 +119,21 @@ t_rc "no RUNDIR is a usage error" 2 "$REPORT"
 
 # --- elapsed_ms past what fmt_time() can round (UBSan in tools/bin/san) ---
 run=$(fresh mixed elapsed)
-printf '2\tboot\tok\t9223372036854775758\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tok\t9223372036854775758\t-\t-\n' >> "$run/cells.tsv"
 t_rc "elapsed_ms LONG_MAX-49 exits 2" 2 "$REPORT" "$run"
 t_grep "the error names the file, the line and the range" \
 	'/elapsed/cells\.tsv:18: elapsed_ms 9223372036854775758 is out of range 0\.\.1000000000000$' \
 	"$T_OUT"
 run=$(fresh mixed elapsed-long)
-printf '2\tboot\tok\t9223372036854775808\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tok\t9223372036854775808\t-\t-\n' >> "$run/cells.tsv"
 t_rc "elapsed_ms past LONG_MAX exits 2" 2 "$REPORT" "$run"
 t_grep "the error says it is not a number of milliseconds" \
 	'/elapsed-long/cells\.tsv:18: bad elapsed_ms "9223372036854775808": expected milliseconds or "-"$' \
 	"$T_OUT"
 run=$(fresh mixed elapsed-max)
-printf '2\tboot\tok\t999999999949\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tok\t999999999949\t-\t-\n' >> "$run/cells.tsv"
 t_rc "the largest elapsed_ms is taken" 1 "$REPORT" "$run"
-t_grep "and rounded to tenths of seconds" '^    ok 4 boot # 999999999\.9s$' \
+t_grep "and rounded to tenths of seconds" '^        ok 2 boot # 999999999\.9s$' \
 	"$run/report.ktap"
 
 # --- text is cut between UTF-8 characters ---
@@ -125,7 +145,7 @@ t_grep "the sha is cut to whole characters" '^    # Subtest: 1/3 aééééé sam
 t_rc "report.ktap is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/report.ktap"
 t_rc "matrix.txt is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/matrix.txt"
 run=$(fresh mixed utf8-status)
-printf '2\tboot\ta%s\t1\t-\t-\n' "$(printf 'é%.0s' {1..100})" >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\ta%s\t1\t-\t-\n' "$(printf 'é%.0s' {1..100})" >> "$run/cells.tsv"
 t_rc "a long unknown status exits 2" 2 "$REPORT" "$run"
 t_grep "the message quotes the status cut, with an ellipsis" \
 	'cells\.tsv:18: unknown status "a(é){31}\.\.\."$' "$T_OUT"
@@ -134,23 +154,27 @@ t_rc "the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$T_OUT"
 # --- 100,000 steps, 500,000 cells: cells are found in n log n ---
 big=$T_TMP/big
 mkdir -p "$big"
-cp "$T_TOP/tools/stages.tsv" "$big/"
+cp "$FIX/mixed/stages.tsv" "$FIX/mixed/targets.tsv" "$big/"
 printf 'debian\tlinux-source-6.1\n' > "$big/meta.tsv"
 awk 'BEGIN { for (i = 99999; i >= 0; i--)
 	printf "%d\tL%d\t%012x\tsubject %d\n", i, i, i, i }' > "$big/steps.tsv"
-awk -v stages="$(awk -F'\t' '!/^#/ && NF { print $1 }' "$T_TOP/tools/stages.tsv" | xargs)" \
+# "name:target" for each stage: "-" for scope step, the target for scope target.
+awk -v stages="$(awk -F'\t' '!/^#/ && NF { print $1 ":" ($3 == "step" ? "-" : "x86_64-gcc") }' \
+		"$big/stages.tsv" | xargs)" \
 	'BEGIN { n = split(stages, stage, " ")
-	for (k = 1; k <= n; k++)
+	for (k = 1; k <= n; k++) {
+		split(stage[k], f, ":")
 		for (i = 0; i < 100000; i++)
-			printf "%d\t%s\t%s\t%d\t-\t-\n", i, stage[k],
-				i == 77777 && k == n ? "FAIL" : "ok", i }' > "$big/cells.tsv"
+			printf "%d\t%s\t%s\t%s\t%d\t-\t-\n", i, f[2], f[1],
+				i == 77777 && k == n ? "FAIL" : "ok", i
+	} }' > "$big/cells.tsv"
 start=$(date +%s%N)
 t_rc "100k steps, 500k cells: exit 1 for the one failed cell" 1 "$REPORT" "$big"
 ms=$((($(date +%s%N) - start) / 1000000))
 t_eq "100k steps: reported within 20 s" yes \
 	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
 t_grep "100k steps: the failed cell is the one of step 77777" \
-	'^step L77777 tests: FAIL$' "$big/matrix.txt"
+	'^step L77777 x86_64-gcc tests: FAIL$' "$big/matrix.txt"
 t_eq "100k steps: all counted" "100000 steps, 99999 passed, 1 failed, 0 skipped" \
 	"$(tail -n 1 "$big/matrix.txt")"
 # Index i is on line 100000 - i; of the two repeated, 5 sorts first, but
@@ -168,9 +192,191 @@ rm "$run/stages.tsv"
 t_rc "a run dir without stages.tsv: exit 2" 2 "$REPORT" "$run"
 t_grep "the error names the stage table" 'stages\.tsv' "$T_OUT"
 run=$(fresh pass stages-more)
-printf 'sparse\tbuild\tC=2 on the touched files\n' >> "$run/stages.tsv"
+printf 'sparse\tbuild\ttarget\tC=2 on the touched files\n' >> "$run/stages.tsv"
 t_rc "a stage more in the table: still a report" 0 "$REPORT" "$run"
-t_grep "and a column more in the matrix" '^step +commit +subject +apply +checkpatch +build +boot +tests +sparse$' \
+t_grep "and a column more in the matrix" \
+	'^step +commit +subject +apply +checkpatch +target +build +boot +tests +sparse$' \
 	"$run/matrix.txt"
+t_grep "and a result more in each target" '^        ok 4 sparse # SKIP not run$' \
+	"$run/report.ktap"
+
+# --- two targets: arm64-gcc's build fails at 2/3, x86_64-gcc passes ---
+run=$(fresh targets targets)
+t_rc "two-target run exits 1" 1 "$REPORT" "$run"
+t_eq "two targets: report.ktap is the golden one" "" \
+	"$(diff -u "$FIX/golden/targets.report.ktap" "$run/report.ktap" 2>&1)"
+t_eq "two targets: matrix.txt is the golden one" "" \
+	"$(diff -u "$FIX/golden/targets.matrix.txt" "$run/matrix.txt" 2>&1)"
+{ cat "$FIX/golden/targets.report.ktap"; echo; cat "$FIX/golden/targets.matrix.txt"; } \
+	> "$T_TMP/want.stdout"
+t_eq "two targets: stdout is the KTAP, a blank line, the matrix" "" \
+	"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
+ktap=$run/report.ktap
+matrix=$run/matrix.txt
+t_eq "two targets: a step plans its step-scope stages and its targets" "1..4 1..4 1..4 1..4" \
+	"$(grep '^    1\.\.' "$ktap" | xargs)"
+t_eq "two targets: a target subtest plans its target-scope stages" 8 \
+	"$(grep -c '^        1\.\.3$' "$ktap")"
+t_eq "two targets: the targets, in targets.tsv order, after the step's stages" \
+	"x86_64-gcc arm64-gcc" \
+	"$(awk '/^    # Subtest: 2\/3 /, /^not ok 3 / { if (sub(/^        # Subtest: /, "")) print }' \
+		"$ktap" | xargs)"
+t_grep "two targets: the failed build is quoted at the target's level" \
+	"^        #   samples/hw_breakpoint/data_breakpoint\\.c:44:9: error: " "$ktap"
+t_grep "two targets: the failed target is not ok" '^    not ok 4 arm64-gcc$' "$ktap"
+t_grep "two targets: and so is its step" '^not ok 3 2/3 9f8e7d6c5b4a ' "$ktap"
+t_grep "two targets: a target that passed beside it is ok" \
+	'^    ok 3 x86_64-gcc$' "$ktap"
+t_grep "two targets: a target not run is a skip" '^    ok 4 arm64-gcc # SKIP not run$' "$ktap"
+t_grep "two targets: a step with a skipped target passes" '^ok 4 3/3 7c6b5a4d3e2f ' "$ktap"
+t_nogrep "two targets: of a cell given twice the last line wins" 'must be replaced' "$ktap"
+t_nogrep "two targets: details of another target or scope are not quoted" \
+	'must not be quoted' "$ktap"
+t_grep "two targets: totals count the 32 stage results" \
+	'^# Totals: pass:25 fail:1 xfail:0 xpass:0 skip:6 error:0$' "$ktap"
+t_grep "two targets: a matrix row per step and target" \
+	'^0 +a1b2c3d4e5f6 +bisect-check: restore pre-series state +ok 0\.3s +skip +x86_64-gcc +ok 312\.4s +ok 4\.1s +ok 0\.0s$' \
+	"$matrix"
+t_grep "two targets: a step's later rows leave its columns blank" \
+	'^ {83}arm64-gcc   FAIL 38\.1s  skip      skip$' "$matrix"
+t_eq "two targets: the target column is aligned on every row" 1 \
+	"$(awk '/^\* cached/ { exit } { print match($0, /(target|x86_64-gcc|arm64-gcc) /) }' \
+		"$matrix" | sort -u | wc -l)"
+t_grep "two targets: the failure block names the target" \
+	'^step 2/3 arm64-gcc build: FAIL 2 errors$' "$matrix"
+t_grep "two targets: and gives its log" \
+	'^    log: /.*/logs/2-arm64-gcc-build\.log$' "$matrix"
+t_eq "two targets: the last line counts steps" "4 steps, 3 passed, 1 failed, 0 skipped" \
+	"$(tail -n 1 "$matrix")"
+run=$(fresh targets targets-pass)
+sed -i "/^2${TAB}arm64-gcc${TAB}build${TAB}FAIL${TAB}/d" "$run/cells.tsv"
+t_rc "two targets, the failed cell left out: the earlier line counts, exit 0" 0 "$REPORT" "$run"
+t_grep "two targets: a missing cell of one target leaves the other's" \
+	'^        ok 1 build # 0\.0s must be replaced by the line below$' "$run/report.ktap"
+
+# --- input errors: exit 2, the message names FILE:LINE ---
+run=$(fresh mixed unknown-target)
+printf '2\tarm64-gcc\tbuild\tok\t1\t-\t-\n' >> "$run/cells.tsv"
+t_error "a target not in targets.tsv" "$run" \
+	'/unknown-target/cells\.tsv:18: unknown target "arm64-gcc": not in targets\.tsv$'
+run=$(fresh mixed dash-target)
+printf '2\t-\tbuild\tok\t1\t-\t-\n' >> "$run/cells.tsv"
+t_error "\"-\" as the target of a target-scope stage" "$run" \
+	'/dash-target/cells\.tsv:18: stage build has scope target: expected a target, not "-"$'
+run=$(fresh mixed step-target)
+printf '2\tx86_64-gcc\tapply\tok\t1\t-\t-\n' >> "$run/cells.tsv"
+t_error "a target on a step-scope stage" "$run" \
+	'/step-target/cells\.tsv:18: stage apply has scope step: expected target "-", not "x86_64-gcc"$'
+run=$(fresh mixed old-cell)
+printf '2\tboot\tok\t1\t-\t-\n' >> "$run/cells.tsv"
+t_error "a cell without its target column" "$run" \
+	'/old-cell/cells\.tsv:18: expected 7 tab-separated fields$'
+run=$(fresh mixed unknown-stage)
+printf '2\tx86_64-gcc\tsparse\tok\t1\t-\t-\n' >> "$run/cells.tsv"
+t_error "an unknown stage" "$run" '/unknown-stage/cells\.tsv:18: unknown stage "sparse"$'
+run=$(fresh mixed bad-scope)
+sed -i "s/^checkpatch${TAB}apply${TAB}step${TAB}/checkpatch${TAB}apply${TAB}commit${TAB}/" \
+	"$run/stages.tsv"
+t_error "a scope other than step or target" "$run" \
+	'/bad-scope/stages\.tsv:4: stage checkpatch: scope "commit" is neither "step" nor "target"$'
+run=$(fresh mixed old-stages)
+awk -F'\t' -v OFS='\t' '/^#/ { print; next } { print $1, $2, $4 }' "$FIX/mixed/stages.tsv" \
+	> "$run/stages.tsv"
+t_error "a stage table without the scope column" "$run" \
+	'/old-stages/stages\.tsv:3: expected "stage<TAB>needs<TAB>scope<TAB>what"$'
+run=$(fresh mixed no-targets-file)
+rm "$run/targets.tsv"
+t_error "a run dir without targets.tsv" "$run" \
+	'cannot open .*/no-targets-file/targets\.tsv: No such file'
+run=$(fresh targets dup-target)
+printf 'x86_64-gcc\tx86_64\tclang\tno\n' >> "$run/targets.tsv"
+t_error "a target named twice" "$run" \
+	'/dup-target/targets\.tsv:4: duplicate target x86_64-gcc \(first at line 2\)$'
+run=$(fresh targets no-target)
+printf '# name\tarch\tcompiler\tboot\n\n' > "$run/targets.tsv"
+t_error "a targets.tsv without a target" "$run" '/no-target/targets\.tsv: no targets$'
+run=$(fresh targets bad-target-name)
+printf 'x86 64\tx86_64\tgcc\tyes\n' >> "$run/targets.tsv"
+t_error "a target name with a space" "$run" \
+	'/bad-target-name/targets\.tsv:4: bad target name "x86 64": expected letters, '
+run=$(fresh targets dash-target-name)
+printf -- '-\tx86_64\tgcc\tyes\n' >> "$run/targets.tsv"
+t_error "\"-\" as a target name" "$run" \
+	'/dash-target-name/targets\.tsv:4: bad target name "-": '
+run=$(fresh targets bad-boot)
+sed -i "s/^arm64-gcc${TAB}arm64${TAB}gcc${TAB}yes$/arm64-gcc${TAB}arm64${TAB}gcc${TAB}maybe/" \
+	"$run/targets.tsv"
+t_error "a boot other than yes or no" "$run" \
+	'/bad-boot/targets\.tsv:3: target arm64-gcc: boot is "maybe", expected "yes" or "no"$'
+run=$(fresh targets short-target)
+printf 'riscv64-gcc\triscv64\tgcc\n' >> "$run/targets.tsv"
+t_error "a target line without its boot column" "$run" \
+	'/short-target/targets\.tsv:4: expected "name<TAB>arch<TAB>compiler<TAB>boot"$'
+
+# --- a stage table without a target-scope stage: no target column ---
+run=$(fresh mixed steps-only)
+awk -F'\t' '/^#/ || $3 == "step"' "$FIX/mixed/stages.tsv" > "$run/stages.tsv"
+awk -F'\t' '$2 == "-"' "$FIX/mixed/cells.tsv" > "$run/cells.tsv"
+t_rc "no target-scope stage: still a report" 1 "$REPORT" "$run"
+t_grep "no target-scope stage: no target column" '^step +commit +subject +apply +checkpatch$' \
+	"$run/matrix.txt"
+t_nogrep "no target-scope stage: no target subtest" 'Subtest: x86_64-gcc' "$run/report.ktap"
+t_eq "no target-scope stage: one row per step" 5 \
+	"$(sed '/^$/q' "$run/matrix.txt" | grep -c .)"
+
+# --- any field of a cell line emptied, dashed, made long or another's ---
+run=$(fresh targets fields)
+bad=
+for line in 18 23; do
+	for k in 1 2 3 4 5 6 7; do
+		for v in "" "-" "$(printf 'x%.0s' {1..300})" arm64-gcc build; do
+			awk -F'\t' -v OFS='\t' -v n="$line" -v k="$k" -v v="$v" \
+				'NR == n { $k = v } { print }' \
+				"$FIX/targets/cells.tsv" > "$run/cells.tsv"
+			"$REPORT" "$run" > "$T_OUT" 2>&1
+			rc=$?
+			((rc <= 2)) || bad+=" line $line field $k '${v:0:12}': exit $rc;"
+		done
+	done
+done
+t_eq "a cell line with any field changed: exit 0, 1 or 2, never a crash" "" "$bad"
+
+# --- 5000 targets: a target is found in log n ---
+big=$T_TMP/many
+mkdir -p "$big"
+cp "$FIX/mixed/stages.tsv" "$FIX/mixed/meta.tsv" "$big/"
+awk 'BEGIN { for (i = 0; i < 20; i++)
+	printf "%d\tL%d\t%012x\tsubject %d\n", i, i, i, i }' > "$big/steps.tsv"
+awk 'BEGIN { for (t = 4999; t >= 0; t--)
+	printf "t%d\tarch%d\tgcc\tyes\n", t, t }' > "$big/targets.tsv"
+awk 'BEGIN { for (i = 0; i < 20; i++) {
+	printf "%d\t-\tapply\tok\t1\t-\t-\n", i
+	for (t = 0; t < 5000; t++)
+		printf "%d\tt%d\tbuild\t%s\t%d\t-\t-\n", i, t,
+			i == 13 && t == 4321 ? "FAIL" : "ok", t
+	} }' > "$big/cells.tsv"
+start=$(date +%s%N)
+t_rc "5000 targets, 100k target cells: exit 1 for the one failed cell" 1 "$REPORT" "$big"
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "5000 targets: reported within 20 s" yes \
+	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
+t_grep "5000 targets: the failed cell is the one of step 13 and target t4321" \
+	'^step L13 t4321 build: FAIL$' "$big/matrix.txt"
+t_eq "5000 targets: a matrix row per step and target" 100001 \
+	"$(sed '/^$/q' "$big/matrix.txt" | grep -c .)"
+printf 't77\tarch\tclang\tno\n' >> "$big/targets.tsv"
+t_error "5000 targets, one twice" "$big" \
+	'/many/targets\.tsv:5001: duplicate target t77 \(first at line 4923\)$'
+
+# --- the fixtures' stage tables are tools/stages.tsv's ---
+stages_of()
+{
+	awk -F'\t' '!/^#/ && NF { print $1, $2 }' "$1"
+}
+for f in mixed pass targets; do
+	t_eq "fixture $f has the stages of tools/stages.tsv" \
+		"$(stages_of "$T_TOP/tools/stages.tsv" | xargs)" \
+		"$(stages_of "$FIX/$f/stages.tsv" | xargs)"
+done
 
 t_done

@@ -5,20 +5,33 @@
  * Usage: report RUNDIR
  *
  * Reads (all tab separated, one record a line; blank lines and lines
- * starting with "#" are ignored; all three files must exist):
+ * starting with "#" are ignored; all five files must exist):
  *	RUNDIR/meta.tsv		key, value
+ *	RUNDIR/stages.tsv	name, needs, scope, what: the stages in
+ *				pipeline order (tools/stages.tsv); scope is
+ *				"step" (one cell per step) or "target" (one
+ *				cell per step and target)
+ *	RUNDIR/targets.tsv	name, arch, compiler, boot ("yes" or "no"):
+ *				the targets (arch and compiler builds) in the
+ *				order to show, at least one, no name twice; a
+ *				name is letters, digits, ".", "_", "+" and "-"
+ *				and does not start with "-"
  *	RUNDIR/steps.tsv	index, label, sha ("-": never applied), subject
- *	RUNDIR/cells.tsv	index, stage, status, elapsed_ms ("-": none),
- *				summary ("-": none), log ("-": none)
- *	RUNDIR/stages.tsv	name, needs, what: the stages in pipeline
- *				order, one column each (tools/stages.tsv)
- *	RUNDIR/details/<index>-<stage>.txt	optional lines quoted under a
- *				FAIL, cached-FAIL or acked cell
+ *	RUNDIR/cells.tsv	index, target, stage, status, elapsed_ms ("-":
+ *				none), summary ("-": none), log ("-": none);
+ *				target is "-" for a stage of scope step and a
+ *				name from targets.tsv for one of scope target
+ *	RUNDIR/details/<index>-<stage>.txt	(scope step) and
+ *	RUNDIR/details/<index>-<target>-<stage>.txt	(scope target):
+ *				optional lines quoted under a FAIL, cached-FAIL
+ *				or acked cell
  *
- * Statuses: ok, FAIL,
- * skip, acked, cached-ok, cached-acked, cached-FAIL, cached-skip (a cached cell's
- * summary names the run it comes from). A stage without a cell is a
- * skip "not run"; when a cell is given twice the last line wins.
+ * Statuses: ok, FAIL, skip, acked, cached-ok, cached-acked, cached-FAIL,
+ * cached-skip (a cached cell's summary names the run it comes from). A
+ * step has one cell per step-scope stage, then per target (in the order
+ * of targets.tsv) one per target-scope stage, each in stages.tsv order.
+ * A cell that cells.tsv does not give is a skip "not run"; when a cell
+ * is given twice the last line wins.
  *
  * Writes RUNDIR/report.ktap and RUNDIR/matrix.txt and prints both, the
  * KTAP first, then a blank line, then the matrix.
@@ -26,9 +39,27 @@
  * KTAP: the meta lines become "# key: value" header comments, each step
  * a subtest named "<label> <sha:12> [PREP] <subject>" ("[PREP]" only for
  * step 0, unless its subject already starts with it) with one result per
- * stage. A step is "not ok" when one of its cells failed, "ok ... # SKIP"
- * when all of them were skipped, otherwise
- * "ok". The result line of a cell is, by status:
+ * step-scope stage, then one subtest per target, named by the target,
+ * with one result per target-scope stage (no target subtests when no
+ * stage has scope target). Each level is indented 4 spaces more:
+ *
+ *	    KTAP version 1
+ *	    # Subtest: 2/3 9f8e7d6c5b4a samples/hw_breakpoint: Drop ...
+ *	    1..3
+ *	    ok 1 apply # 0.2s clean
+ *	    ok 2 checkpatch # 2.1s clean
+ *	        KTAP version 1
+ *	        # Subtest: x86_64-gcc
+ *	        1..3
+ *	        ok 1 build # 45.2s bzImage and 3 modules
+ *	        ok 2 boot # 4.4s ok (tcg)
+ *	        not ok 3 tests # 0.0s 1 of 7 differ
+ *	    not ok 3 x86_64-gcc
+ *	not ok 3 2/3 9f8e7d6c5b4a samples/hw_breakpoint: Drop ...
+ *
+ * A step or a target is "not ok" when one of its cells failed, "ok ... #
+ * SKIP <the first summary of its cells>" when all of them were skipped,
+ * otherwise "ok". The result line of a cell is, by status:
  *
  *	ok		ok N stage # <time> <summary>
  *	acked		ok N stage # <time> acked: <summary>
@@ -44,25 +75,30 @@
  * out with the space after it when unknown. The detail lines of a FAIL,
  * cached-FAIL or acked cell (blank ones dropped, 40 at most, then a
  * "... more lines in details/..." line) come right before its result
- * line as "# " diagnostics. "# Totals:" counts stage results: ok, acked and cached-ok
- * pass; FAIL and cached-FAIL fail; skip, cached-skip and missing cells
- * skip.
+ * line as "# " diagnostics, at its indentation. "# Totals:" counts the
+ * cells' results: ok, acked and cached-ok pass; FAIL and cached-FAIL
+ * fail; skip, cached-skip and missing cells skip.
  *
- * Matrix: one row per step with label, sha (12), subject (40 columns at
- * most) and per stage "<status> <time>", where the status is ok, FAIL,
- * skip, acked, or ok* / FAIL* / skip* for cached results (footnote
- * "* cached"); skips show no time.
- * Then one block per failed cell with its summary, detail lines and
- * log, and last the line "N steps, P passed, F failed, S skipped",
- * which counts steps: failed when a cell failed, skipped when all cells
- * were skipped, passed otherwise.
+ * Matrix: one row per step and target with label, sha (12), subject (40
+ * columns at most), per step-scope stage "<status> <time>", the target
+ * and per target-scope stage "<status> <time>", where the status is ok,
+ * FAIL, skip, acked, or ok* / FAIL* / skip* for cached results (footnote
+ * "* cached"); skips show no time. The rows of a step after its first
+ * leave label, sha, subject and the step-scope cells blank. Without a
+ * stage of scope target: one row per step and no target column.
+ * Then one block per failed cell, "step <label> <stage>: ..." or, for
+ * a target-scope stage, "step <label> <target> <stage>: ...", with its
+ * summary, detail lines and log, and last the line "N steps, P passed,
+ * F failed, S skipped", which counts steps: failed when a cell failed,
+ * skipped when all cells were skipped, passed otherwise.
  *
  * Exit status: 0 no cell failed, 1 a cell failed (cached-FAIL too),
- * 2 usage or I/O error.
+ * 2 usage or I/O error, or an input error (its message names FILE:LINE).
  */
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +112,9 @@
 #define SUBJECT_MAX	40	/* matrix columns of the subject */
 #define DETAIL_MAX	40	/* detail lines quoted per cell */
 #define ELAPSED_MAX	1000000000000L	/* ms, about 31 years */
+#define CELL_LEN	32	/* bytes of a matrix cell, "FAIL* 1000000000.0s" */
+#define TARGET_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-"
+#define TARGET_RULE	"expected letters, digits, \".\", \"_\", \"+\" and \"-\", not \"-\" first"
 
 enum status {
 	ST_MISSING,
@@ -90,13 +129,29 @@ enum status {
 	NR_STATUS,
 };
 
+enum scope {
+	SCOPE_STEP,		/* one cell per step */
+	SCOPE_TARGET,		/* one cell per step and target */
+	NR_SCOPE,
+};
+
 #define UTIL_PROG "report"
 #define UTIL_ERROR REPORT_ERROR
 #include "util.h"
 
 /* The stages, from RUNDIR/stages.tsv (read_stages). */
 static const char *stage_name[MAX_STAGES];
+static enum scope stage_scope[MAX_STAGES];
+static int stage_pos[MAX_STAGES];	/* among the stages of its scope */
 static int nr_stages;
+/* The stages of each scope, in table order: indexes of stage_name[]. */
+static int step_stage[MAX_STAGES], nr_step_stages;
+static int target_stage[MAX_STAGES], nr_target_stages;
+
+static const char * const scope_name[NR_SCOPE] = {
+	[SCOPE_STEP]	= "step",
+	[SCOPE_TARGET]	= "target",
+};
 
 static const char * const status_name[NR_STATUS] = {
 	[ST_MISSING]	 = "missing",
@@ -136,7 +191,17 @@ struct step {
 	char *label;
 	char *sha;
 	char *subject;
-	struct cell cell[MAX_STAGES];
+	/*
+	 * run->per_step cells: the step-scope stages', then those of each
+	 * target in turn (cell_of).
+	 */
+	struct cell *cell;
+};
+
+/* A target; its arch, compiler and boot are checked, not shown. */
+struct target {
+	size_t line;		/* in targets.tsv */
+	char *name;
 };
 
 static char *xasprintf(const char *fmt, ...)
@@ -245,7 +310,25 @@ struct run {
 	struct lines meta;
 	struct step *step;
 	size_t nr_step;
+	struct target *target;	/* in targets.tsv order */
+	struct target **by_name;	/* the same, sorted by name */
+	size_t nr_target;
+	size_t per_step;	/* cells per step */
 };
+
+/* The cells of target @t of step @st: one per target-scope stage. */
+static struct cell *target_cells(const struct step *st, size_t t)
+{
+	return st->cell + nr_step_stages + t * nr_target_stages;
+}
+
+/* The cell of stage @k of step @st, of target @t if @k has scope target. */
+static struct cell *cell_of(const struct step *st, int k, size_t t)
+{
+	if (stage_scope[k] == SCOPE_STEP)
+		return &st->cell[stage_pos[k]];
+	return &target_cells(st, t)[stage_pos[k]];
+}
 
 /* By index, then by line, so that of equal indexes the first comes first. */
 static int cmp_step(const void *a, const void *b)
@@ -272,6 +355,35 @@ static struct step *find_step(struct run *run, long index)
 		       cmp_index);
 }
 
+/* By name, then by line, so that of equal names the first comes first. */
+static int cmp_target(const void *a, const void *b)
+{
+	const struct target *x = *(struct target * const *)a;
+	const struct target *y = *(struct target * const *)b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+static int cmp_target_name(const void *key, const void *elem)
+{
+	const struct target *t = *(struct target * const *)elem;
+
+	return strcmp(key, t->name);
+}
+
+/* The target named @name, or NULL; run->by_name is sorted by then. */
+static struct target *find_target(const struct run *run, const char *name)
+{
+	struct target **t;
+
+	t = bsearch(name, run->by_name, run->nr_target, sizeof(*run->by_name),
+		    cmp_target_name);
+	return t ? *t : NULL;
+}
+
 static void read_meta(struct run *run)
 {
 	char *path = xasprintf("%s/meta.tsv", run->dir);
@@ -287,6 +399,28 @@ static void read_meta(struct run *run)
 	free(path);
 }
 
+/* Every cell of every step, each a skip "not run" until read_cells(). */
+static void alloc_cells(struct run *run)
+{
+	struct cell *cells, *c;
+	size_t i, n;
+
+	run->per_step = nr_step_stages + run->nr_target * nr_target_stages;
+	if (run->per_step > SIZE_MAX / sizeof(*cells) / run->nr_step)
+		die("out of memory");
+	n = run->nr_step * run->per_step;
+	cells = xrealloc(NULL, n * sizeof(*cells));
+	for (i = 0; i < n; i++) {
+		c = &cells[i];
+		c->st = ST_MISSING;
+		c->ms = -1;
+		c->summary = "not run";
+		c->log = "";
+	}
+	for (i = 0; i < run->nr_step; i++)
+		run->step[i].cell = cells + i * run->per_step;
+}
+
 static void read_steps(struct run *run)
 {
 	char *path = xasprintf("%s/steps.tsv", run->dir);
@@ -294,7 +428,6 @@ static void read_steps(struct run *run)
 	struct lines l;
 	struct step *st;
 	char *f[4];
-	int k;
 
 	read_lines(&l, path, 0);
 	for (i = 0; i < l.nr; i++) {
@@ -320,12 +453,6 @@ static void read_steps(struct run *run)
 		st->label = f[1];
 		st->sha = f[2];
 		st->subject = f[3];
-		for (k = 0; k < nr_stages; k++) {
-			st->cell[k].st = ST_MISSING;
-			st->cell[k].ms = -1;
-			st->cell[k].summary = "not run";
-			st->cell[k].log = "";
-		}
 		run->nr_step++;
 	}
 	if (run->nr_step == 0)
@@ -341,6 +468,65 @@ static void read_steps(struct run *run)
 		    run->step[dup].line, run->step[dup].index,
 		    run->step[dup - 1].line);
 	free(path);
+	alloc_cells(run);
+}
+
+/* The targets: one "name<TAB>arch<TAB>compiler<TAB>boot" line each. */
+static void read_targets(struct run *run)
+{
+	char *path = xasprintf("%s/targets.tsv", run->dir);
+	size_t i, cap = 0, dup = 0;
+	struct target **by_name;
+	struct target *t;
+	struct lines l;
+	char *f[4];
+
+	read_lines(&l, path, 0);
+	for (i = 0; i < l.nr; i++) {
+		if (skip_line(l.v[i]))
+			continue;
+		if (split(l.v[i], f, 4) != 4)
+			die("%s:%zu: expected \"name<TAB>arch<TAB>compiler<TAB>boot\"",
+			    path, i + 1);
+		if (!*f[0] || f[0][strspn(f[0], TARGET_CHARS)] || *f[0] == '-')
+			die("%s:%zu: bad target name \"%s\": %s", path, i + 1,
+			    show(f[0], strlen(f[0])), TARGET_RULE);
+		if (!*f[1] || !*f[2])
+			die("%s:%zu: target %s: empty arch or compiler", path,
+			    i + 1, show(f[0], strlen(f[0])));
+		untab(f[3]);
+		rtrim(f[3]);
+		if (strcmp(f[3], "yes") && strcmp(f[3], "no"))
+			die("%s:%zu: target %s: boot is \"%s\", expected \"yes\" or \"no\"",
+			    path, i + 1, show(f[0], strlen(f[0])),
+			    show(f[3], strlen(f[3])));
+		if (run->nr_target == cap) {
+			cap = cap ? 2 * cap : 8;
+			run->target = xrealloc(run->target,
+					       cap * sizeof(*run->target));
+		}
+		t = &run->target[run->nr_target++];
+		t->line = i + 1;
+		t->name = f[0];
+	}
+	if (!run->nr_target)
+		die("%s: no targets", path);
+	by_name = xrealloc(NULL, run->nr_target * sizeof(*by_name));
+	for (i = 0; i < run->nr_target; i++)
+		by_name[i] = &run->target[i];
+	qsort(by_name, run->nr_target, sizeof(*by_name), cmp_target);
+	/* The first line in the file that repeats an earlier name. */
+	for (i = 1; i < run->nr_target; i++)
+		if (!strcmp(by_name[i]->name, by_name[i - 1]->name) &&
+		    (!dup || by_name[i]->line < by_name[dup]->line))
+			dup = i;
+	if (dup)
+		die("%s:%zu: duplicate target %s (first at line %zu)", path,
+		    by_name[dup]->line, show(by_name[dup]->name,
+					     strlen(by_name[dup]->name)),
+		    by_name[dup - 1]->line);
+	run->by_name = by_name;
+	free(path);
 }
 
 static int lookup(const char * const *names, int nr, const char *s)
@@ -353,27 +539,42 @@ static int lookup(const char * const *names, int nr, const char *s)
 	return -1;
 }
 
-/* The stage table: one "name<TAB>needs<TAB>what" line per stage. */
+/* The stage table: one "name<TAB>needs<TAB>scope<TAB>what" line per stage. */
 static void read_stages(const struct run *run)
 {
 	char *path = xasprintf("%s/stages.tsv", run->dir);
 	struct lines l;
+	int scope;
 	size_t i;
-	char *tab;
+	char *f[4];
 
 	read_lines(&l, path, 0);
 	for (i = 0; i < l.nr; i++) {
 		if (skip_line(l.v[i]))
 			continue;
-		tab = strchr(l.v[i], '\t');
-		if (!tab || tab == l.v[i])
-			die("%s:%zu: expected \"stage<TAB>needs<TAB>what\"", path, i + 1);
-		*tab = '\0';
-		if (lookup(stage_name, nr_stages, l.v[i]) >= 0)
-			die("%s:%zu: stage %s given twice", path, i + 1, l.v[i]);
+		if (split(l.v[i], f, 4) != 4 || !*f[0])
+			die("%s:%zu: expected \"stage<TAB>needs<TAB>scope<TAB>what\"",
+			    path, i + 1);
+		if (lookup(stage_name, nr_stages, f[0]) >= 0)
+			die("%s:%zu: stage %s given twice", path, i + 1,
+			    show(f[0], strlen(f[0])));
+		scope = lookup(scope_name, NR_SCOPE, f[2]);
+		if (scope < 0)
+			die("%s:%zu: stage %s: scope \"%s\" is neither \"step\" nor \"target\"",
+			    path, i + 1, show(f[0], strlen(f[0])),
+			    show(f[2], strlen(f[2])));
 		if (nr_stages == MAX_STAGES)
 			die("%s:%zu: more than %d stages", path, i + 1, MAX_STAGES);
-		stage_name[nr_stages++] = l.v[i];
+		stage_name[nr_stages] = f[0];
+		stage_scope[nr_stages] = scope;
+		if (scope == SCOPE_STEP) {
+			stage_pos[nr_stages] = nr_step_stages;
+			step_stage[nr_step_stages++] = nr_stages;
+		} else {
+			stage_pos[nr_stages] = nr_target_stages;
+			target_stage[nr_target_stages++] = nr_stages;
+		}
+		nr_stages++;
 	}
 	if (!nr_stages)
 		die("%s: no stage", path);
@@ -383,45 +584,57 @@ static void read_stages(const struct run *run)
 static void read_cells(struct run *run)
 {
 	char *path = xasprintf("%s/cells.tsv", run->dir);
+	struct target *tg;
 	struct lines l;
 	struct step *st;
 	struct cell *c;
 	int stage, status;
 	long index;
-	char *f[6];
+	char *f[7];
 	size_t i;
 
 	read_lines(&l, path, 0);
 	for (i = 0; i < l.nr; i++) {
 		if (skip_line(l.v[i]))
 			continue;
-		if (split(l.v[i], f, 6) != 6)
-			die("%s:%zu: expected 6 tab-separated fields", path, i + 1);
+		if (split(l.v[i], f, 7) != 7)
+			die("%s:%zu: expected 7 tab-separated fields", path, i + 1);
 		st = parse_long(f[0], &index) ? NULL : find_step(run, index);
 		if (!st)
 			die("%s:%zu: no step with index \"%s\" in steps.tsv",
 			    path, i + 1, show(f[0], strlen(f[0])));
-		stage = lookup(stage_name, nr_stages, f[1]);
+		tg = strcmp(f[1], "-") ? find_target(run, f[1]) : NULL;
+		if (strcmp(f[1], "-") && !tg)
+			die("%s:%zu: unknown target \"%s\": not in targets.tsv",
+			    path, i + 1, show(f[1], strlen(f[1])));
+		stage = lookup(stage_name, nr_stages, f[2]);
 		if (stage < 0)
 			die("%s:%zu: unknown stage \"%s\"", path, i + 1,
+			    show(f[2], strlen(f[2])));
+		if (stage_scope[stage] == SCOPE_TARGET && !tg)
+			die("%s:%zu: stage %s has scope target: expected a target, not \"-\"",
+			    path, i + 1, show(f[2], strlen(f[2])));
+		if (stage_scope[stage] == SCOPE_STEP && tg)
+			die("%s:%zu: stage %s has scope step: expected target \"-\", not \"%s\"",
+			    path, i + 1, show(f[2], strlen(f[2])),
 			    show(f[1], strlen(f[1])));
-		status = lookup(status_name, NR_STATUS, f[2]);
+		status = lookup(status_name, NR_STATUS, f[3]);
 		if (status < 0 || status == ST_MISSING)
 			die("%s:%zu: unknown status \"%s\"", path, i + 1,
-			    show(f[2], strlen(f[2])));
-		c = &st->cell[stage];
+			    show(f[3], strlen(f[3])));
+		c = cell_of(st, stage, tg ? (size_t)(tg - run->target) : 0);
 		c->st = status;
 		c->ms = -1;
-		if (strcmp(f[3], "-") && *f[3] && parse_long(f[3], &c->ms))
+		if (strcmp(f[4], "-") && *f[4] && parse_long(f[4], &c->ms))
 			die("%s:%zu: bad elapsed_ms \"%s\": expected milliseconds or \"-\"",
-			    path, i + 1, show(f[3], strlen(f[3])));
+			    path, i + 1, show(f[4], strlen(f[4])));
 		if (c->ms > ELAPSED_MAX)
 			die("%s:%zu: elapsed_ms %ld is out of range 0..%ld",
 			    path, i + 1, c->ms, ELAPSED_MAX);
-		untab(f[5]);
-		rtrim(f[5]);
-		c->summary = none(f[4]);
-		c->log = none(f[5]);
+		untab(f[6]);
+		rtrim(f[6]);
+		c->summary = none(f[5]);
+		c->log = none(f[6]);
 	}
 	free(path);
 }
@@ -447,6 +660,34 @@ static int has_details(enum status st)
 	return is_fail(st) || st == ST_ACKED || st == ST_CACHED_ACKED;
 }
 
+enum verdict {
+	V_PASS,
+	V_FAIL,
+	V_SKIP,
+	NR_VERDICT,
+};
+
+static enum verdict cell_verdict(enum status st)
+{
+	return is_fail(st) ? V_FAIL : is_skip(st) ? V_SKIP : V_PASS;
+}
+
+/*
+ * The verdict on @n cells (a step's, a target's): failed when one
+ * failed, skipped when all were skipped, passed otherwise.
+ */
+static enum verdict verdict(const struct cell *c, size_t n)
+{
+	size_t i, skipped = 0;
+
+	for (i = 0; i < n; i++) {
+		if (is_fail(c[i].st))
+			return V_FAIL;
+		skipped += is_skip(c[i].st);
+	}
+	return skipped == n ? V_SKIP : V_PASS;
+}
+
 /* "4.1s" into buf, or "" when unknown; read_cells() bounds ms. */
 static const char *fmt_time(char *buf, size_t size, long ms)
 {
@@ -459,15 +700,23 @@ static const char *fmt_time(char *buf, size_t size, long ms)
 	return buf;
 }
 
-/* Print the detail lines of a cell, each prefixed with pre. */
+/*
+ * Print the detail lines of the cell of stage @k (target @t) of step
+ * @st, each prefixed with @pre.
+ */
 static void put_details(FILE *out, const struct run *run,
-			const struct step *st, int stage, const char *pre)
+			const struct step *st, int k, size_t t, const char *pre)
 {
-	char *rel = xasprintf("details/%ld-%s.txt", st->index, stage_name[stage]);
-	char *path = xasprintf("%s/%s", run->dir, rel);
+	char *rel, *path;
 	struct lines l;
 	size_t i, n = 0;
 
+	if (stage_scope[k] == SCOPE_TARGET)
+		rel = xasprintf("details/%ld-%s-%s.txt", st->index,
+				run->target[t].name, stage_name[k]);
+	else
+		rel = xasprintf("details/%ld-%s.txt", st->index, stage_name[k]);
+	path = xasprintf("%s/%s", run->dir, rel);
 	if (read_lines(&l, path, 1) == 0) {
 		for (i = 0; i < l.nr; i++) {
 			untab(l.v[i]);
@@ -487,13 +736,34 @@ static void put_details(FILE *out, const struct run *run,
 	free(rel);
 }
 
-static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
-		      int stage)
+/* KTAP indentation of nesting @level (0, 1 or 2): 4 spaces a level. */
+static const char *indent(int level)
 {
-	const struct cell *c = &st->cell[stage];
-	const char *tag = "", *time;
+	static const char spaces[] = "        ";
+
+	return spaces + sizeof(spaces) - 1 - 4 * level;
+}
+
+/* The prefix of a diagnostic line at nesting @level. */
+static const char *diag(int level)
+{
+	static const char * const pre[] = { "# ", "    # ", "        # " };
+
+	return pre[level];
+}
+
+/*
+ * The result line, number @num at nesting @level, of the cell of stage
+ * @k (target @t) of step @st, after its details; counted in @tally.
+ */
+static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
+		      int k, size_t t, int num, int level, size_t *tally)
+{
+	const struct cell *c = cell_of(st, k, t);
+	const char *tag = "", *time, *in = indent(level);
 	char tbuf[32];
 
+	tally[cell_verdict(c->st)]++;
 	if (c->st == ST_ACKED)
 		tag = "acked: ";
 	else if (c->st == ST_CACHED_ACKED)
@@ -501,16 +771,15 @@ static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
 	else if (is_cached(c->st))
 		tag = "cached: ";
 	if (is_skip(c->st)) {
-		fprintf(out, "    ok %d %s # SKIP%s%s%s\n", stage + 1,
-			stage_name[stage], *tag || *c->summary ? " " : "", tag,
-			c->summary);
+		fprintf(out, "%sok %d %s # SKIP%s%s%s\n", in, num, stage_name[k],
+			*tag || *c->summary ? " " : "", tag, c->summary);
 		return;
 	}
 	if (has_details(c->st))
-		put_details(out, run, st, stage, "    # ");
+		put_details(out, run, st, k, t, diag(level));
 	time = fmt_time(tbuf, sizeof(tbuf), c->ms);
-	fprintf(out, "    %s %d %s", is_fail(c->st) ? "not ok" : "ok",
-		stage + 1, stage_name[stage]);
+	fprintf(out, "%s%s %d %s", in, is_fail(c->st) ? "not ok" : "ok", num,
+		stage_name[k]);
 	if (*time || *tag || *c->summary)
 		fprintf(out, " #%s%s%s%s%s", *time ? " " : "", time,
 			*tag || *c->summary ? " " : "", tag, c->summary);
@@ -526,32 +795,50 @@ static void step_name(FILE *out, const struct step *st)
 		mark ? "[PREP] " : "", st->subject);
 }
 
-enum verdict {
-	V_PASS,
-	V_FAIL,
-	V_SKIP,
-};
-
-static enum verdict step_verdict(const struct step *st)
+/*
+ * The result line, number @num at nesting @level, of a subtest of the @n
+ * cells at @c: step @st, or target @target of it when that is not NULL.
+ */
+static void ktap_result(FILE *out, int level, size_t num,
+			const struct step *st, const char *target,
+			const struct cell *c, size_t n)
 {
-	int k, skipped = 0;
+	enum verdict v = verdict(c, n);
+	const char *why = "not run";
+	size_t i;
 
-	for (k = 0; k < nr_stages; k++) {
-		if (is_fail(st->cell[k].st))
-			return V_FAIL;
-		skipped += is_skip(st->cell[k].st);
+	fprintf(out, "%s%s %zu ", indent(level), v == V_FAIL ? "not ok" : "ok",
+		num);
+	if (target)
+		fputs(target, out);
+	else
+		step_name(out, st);
+	if (v == V_SKIP) {
+		for (i = 0; i < n; i++) {
+			if (*c[i].summary) {
+				why = c[i].summary;
+				break;
+			}
+		}
+		fprintf(out, " # SKIP %s", why);
 	}
-	return skipped == nr_stages ? V_SKIP : V_PASS;
+	fputc('\n', out);
 }
 
-static void write_ktap(FILE *out, const struct run *run, int *pass,
-		       int *fail, int *skip)
+/* The targets that have cells: none without a target-scope stage. */
+static size_t nr_shown_targets(const struct run *run)
 {
+	return nr_target_stages ? run->nr_target : 0;
+}
+
+static void write_ktap(FILE *out, const struct run *run, size_t *tally)
+{
+	const size_t nr_sub = nr_shown_targets(run);
 	const struct step *st;
-	const char *why;
-	size_t i;
+	const char *name;
+	size_t i, t;
 	char *s;
-	int k;
+	int p;
 
 	fputs("KTAP version 1\n", out);
 	for (i = 0; i < run->meta.nr; i++) {
@@ -571,42 +858,24 @@ static void write_ktap(FILE *out, const struct run *run, int *pass,
 		st = &run->step[i];
 		fputs("    KTAP version 1\n    # Subtest: ", out);
 		step_name(out, st);
-		fprintf(out, "\n    1..%d\n", nr_stages);
-		for (k = 0; k < nr_stages; k++) {
-			ktap_cell(out, run, st, k);
-			if (is_fail(st->cell[k].st))
-				(*fail)++;
-			else if (is_skip(st->cell[k].st))
-				(*skip)++;
-			else
-				(*pass)++;
+		fprintf(out, "\n    1..%zu\n", nr_step_stages + nr_sub);
+		for (p = 0; p < nr_step_stages; p++)
+			ktap_cell(out, run, st, step_stage[p], 0, p + 1, 1, tally);
+		for (t = 0; t < nr_sub; t++) {
+			name = run->target[t].name;
+			fprintf(out, "        KTAP version 1\n        # Subtest: %s\n",
+				name);
+			fprintf(out, "        1..%d\n", nr_target_stages);
+			for (p = 0; p < nr_target_stages; p++)
+				ktap_cell(out, run, st, target_stage[p], t,
+					  p + 1, 2, tally);
+			ktap_result(out, 1, nr_step_stages + t + 1, st, name,
+				    target_cells(st, t), nr_target_stages);
 		}
-		switch (step_verdict(st)) {
-		case V_FAIL:
-			fprintf(out, "not ok %zu ", i + 1);
-			step_name(out, st);
-			fputc('\n', out);
-			break;
-		case V_SKIP:
-			why = "not run";
-			for (k = 0; k < nr_stages; k++) {
-				if (*st->cell[k].summary) {
-					why = st->cell[k].summary;
-					break;
-				}
-			}
-			fprintf(out, "ok %zu ", i + 1);
-			step_name(out, st);
-			fprintf(out, " # SKIP %s\n", why);
-			break;
-		default:
-			fprintf(out, "ok %zu ", i + 1);
-			step_name(out, st);
-			fputc('\n', out);
-		}
+		ktap_result(out, 0, i + 1, st, NULL, st->cell, run->per_step);
 	}
-	fprintf(out, "# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n",
-		*pass, *fail, *skip);
+	fprintf(out, "# Totals: pass:%zu fail:%zu xfail:0 xpass:0 skip:%zu error:0\n",
+		tally[V_PASS], tally[V_FAIL], tally[V_SKIP]);
 }
 
 /* Display width of UTF-8 text: bytes that do not continue a character. */
@@ -635,93 +904,172 @@ static char *shorten(const char *s, size_t max)
 	return xasprintf("%.*s...", (int)n, s);
 }
 
-#define MAX_COLS	(3 + MAX_STAGES)
+/* step, commit, subject, stages of scope step, target, stages of scope target */
+#define MAX_COLS	(4 + MAX_STAGES)
+
+/* One line of the matrix: its columns, "" when blank. */
+struct mrow {
+	const char *col[MAX_COLS];
+	char sha[SHA_LEN + 1];
+	char text[MAX_COLS][CELL_LEN];	/* the cells' columns */
+	char *subject;
+	int cached;			/* one of its cells is */
+};
+
+static int matrix_cols(void)
+{
+	return 3 + nr_step_stages + (nr_target_stages ? 1 + nr_target_stages : 0);
+}
+
+static void matrix_head(struct mrow *m)
+{
+	int p, n = 3;
+
+	m->col[0] = "step";
+	m->col[1] = "commit";
+	m->col[2] = "subject";
+	for (p = 0; p < nr_step_stages; p++)
+		m->col[n++] = stage_name[step_stage[p]];
+	if (!nr_target_stages)
+		return;
+	m->col[n++] = "target";
+	for (p = 0; p < nr_target_stages; p++)
+		m->col[n++] = stage_name[target_stage[p]];
+}
+
+/* Column @n of @m: "<status> <time>" of cell @c; skips show no time. */
+static void matrix_cell(struct mrow *m, int n, const struct cell *c)
+{
+	const char *s = status_short[c->st];
+	size_t len = strlen(s);
+
+	memcpy(m->text[n], s, len + 1);
+	if (!is_skip(c->st) && c->ms >= 0) {
+		m->text[n][len] = ' ';
+		fmt_time(m->text[n] + len + 1, CELL_LEN - len - 1, c->ms);
+	}
+	m->col[n] = m->text[n];
+	m->cached |= is_cached(c->st);
+}
+
+/*
+ * Row @r of step @st, the one of target @r: the label, sha, subject and
+ * step-scope cells only on row 0. Free m->subject after use.
+ */
+static void matrix_row(struct mrow *m, const struct run *run,
+		       const struct step *st, size_t r)
+{
+	const struct cell *c;
+	size_t len;
+	int p, n = 3;
+
+	m->subject = NULL;
+	m->cached = 0;
+	if (r == 0) {
+		len = utf8_cut(st->sha, strlen(st->sha), SHA_LEN);
+		memcpy(m->sha, st->sha, len);
+		m->sha[len] = '\0';
+		m->subject = shorten(st->subject, SUBJECT_MAX);
+		m->col[0] = st->label;
+		m->col[1] = m->sha;
+		m->col[2] = m->subject;
+	} else {
+		m->col[0] = "";
+		m->col[1] = "";
+		m->col[2] = "";
+	}
+	for (p = 0; p < nr_step_stages; p++, n++) {
+		if (r == 0)
+			matrix_cell(m, n, &st->cell[p]);
+		else
+			m->col[n] = "";
+	}
+	if (!nr_target_stages)
+		return;
+	m->col[n++] = run->target[r].name;
+	c = target_cells(st, r);
+	for (p = 0; p < nr_target_stages; p++, n++)
+		matrix_cell(m, n, &c[p]);
+}
+
+static void matrix_line(FILE *out, const struct mrow *m, const size_t *wid)
+{
+	const int nr_cols = matrix_cols();
+	const char *s;
+	int k;
+
+	for (k = 0; k + 1 < nr_cols; k++) {
+		s = m->col[k];
+		fprintf(out, "%s%*s  ", s, (int)(wid[k] - width(s)), "");
+	}
+	fprintf(out, "%s\n", m->col[k]);
+}
+
+/* The failure block of the cell of stage @k (target @t), if it failed. */
+static void fail_block(FILE *out, const struct run *run, const struct step *st,
+		       int k, size_t t)
+{
+	const struct cell *c = cell_of(st, k, t);
+
+	if (!is_fail(c->st))
+		return;
+	fprintf(out, "\nstep %s ", st->label);
+	if (stage_scope[k] == SCOPE_TARGET)
+		fprintf(out, "%s ", run->target[t].name);
+	fprintf(out, "%s: %s%s%s\n", stage_name[k], status_short[c->st],
+		*c->summary ? " " : "", c->summary);
+	put_details(out, run, st, k, t, "    ");
+	if (*c->log)
+		fprintf(out, "    log: %s\n", c->log);
+}
 
 static void write_matrix(FILE *out, const struct run *run)
 {
-	static const char * const head[3] = { "step", "commit", "subject" };
-	size_t i, wid[MAX_COLS], nr_pass = 0, nr_fail = 0, nr_skip = 0;
-	const int nr_cols = 3 + nr_stages;
-	char ***row, tbuf[32], *s;
+	const size_t nr_rows = nr_target_stages ? run->nr_target : 1;
+	const int nr_cols = matrix_cols();
+	size_t i, r, t, w, wid[MAX_COLS], tally[NR_VERDICT] = { 0 };
 	const struct step *st;
-	const struct cell *c;
-	int k, cached = 0;
+	struct mrow m;
+	int k, p, pass, cached = 0;
 
-	row = xrealloc(NULL, run->nr_step * sizeof(*row));
+	matrix_head(&m);
 	for (k = 0; k < nr_cols; k++)
-		wid[k] = strlen(k < 3 ? head[k] : stage_name[k - 3]);
-	for (i = 0; i < run->nr_step; i++) {
-		st = &run->step[i];
-		row[i] = xrealloc(NULL, nr_cols * sizeof(**row));
-		row[i][0] = xasprintf("%s", st->label);
-		row[i][1] = xasprintf("%.*s",
-				      (int)utf8_cut(st->sha, strlen(st->sha),
-						    SHA_LEN), st->sha);
-		row[i][2] = shorten(st->subject, SUBJECT_MAX);
-		for (k = 0; k < nr_stages; k++) {
-			c = &st->cell[k];
-			fmt_time(tbuf, sizeof(tbuf), c->ms);
-			if (is_skip(c->st) || c->ms < 0)
-				row[i][3 + k] = xasprintf("%s", status_short[c->st]);
-			else
-				row[i][3 + k] = xasprintf("%s %s",
-							  status_short[c->st], tbuf);
-			cached |= is_cached(c->st);
+		wid[k] = width(m.col[k]);
+	/* Twice over the rows: for the widths of the columns, then to print. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			matrix_head(&m);
+			matrix_line(out, &m, wid);
 		}
-		for (k = 0; k < nr_cols; k++)
-			if (width(row[i][k]) > wid[k])
-				wid[k] = width(row[i][k]);
-	}
-
-	for (k = 0; k < nr_cols; k++) {
-		if (k + 1 < nr_cols)
-			fprintf(out, "%-*s  ", (int)wid[k],
-				k < 3 ? head[k] : stage_name[k - 3]);
-		else
-			fprintf(out, "%s\n", stage_name[k - 3]);
-	}
-	for (i = 0; i < run->nr_step; i++) {
-		for (k = 0; k < nr_cols; k++) {
-			s = row[i][k];
-			if (k + 1 < nr_cols)
-				fprintf(out, "%s%*s  ", s,
-					(int)(wid[k] - width(s)), "");
-			else
-				fprintf(out, "%s\n", s);
-			free(s);
+		for (i = 0; i < run->nr_step; i++) {
+			for (r = 0; r < nr_rows; r++) {
+				matrix_row(&m, run, &run->step[i], r);
+				cached |= m.cached;
+				for (k = 0; k < nr_cols && !pass; k++) {
+					w = width(m.col[k]);
+					if (w > wid[k])
+						wid[k] = w;
+				}
+				if (pass)
+					matrix_line(out, &m, wid);
+				free(m.subject);
+			}
 		}
-		free(row[i]);
 	}
-	free(row);
 	if (cached)
 		fputs("* cached: result reused from an earlier run\n", out);
 
 	for (i = 0; i < run->nr_step; i++) {
 		st = &run->step[i];
-		for (k = 0; k < nr_stages; k++) {
-			c = &st->cell[k];
-			if (!is_fail(c->st))
-				continue;
-			fprintf(out, "\nstep %s %s: %s%s%s\n", st->label,
-				stage_name[k], status_short[c->st],
-				*c->summary ? " " : "", c->summary);
-			put_details(out, run, st, k, "    ");
-			if (*c->log)
-				fprintf(out, "    log: %s\n", c->log);
-		}
-		switch (step_verdict(st)) {
-		case V_FAIL:
-			nr_fail++;
-			break;
-		case V_SKIP:
-			nr_skip++;
-			break;
-		default:
-			nr_pass++;
-		}
+		for (p = 0; p < nr_step_stages; p++)
+			fail_block(out, run, st, step_stage[p], 0);
+		for (t = 0; t < nr_shown_targets(run); t++)
+			for (p = 0; p < nr_target_stages; p++)
+				fail_block(out, run, st, target_stage[p], t);
+		tally[verdict(st->cell, run->per_step)]++;
 	}
 	fprintf(out, "\n%zu steps, %zu passed, %zu failed, %zu skipped\n",
-		run->nr_step, nr_pass, nr_fail, nr_skip);
+		run->nr_step, tally[V_PASS], tally[V_FAIL], tally[V_SKIP]);
 }
 
 static void write_file(const char *dir, const char *name, const char *buf,
@@ -746,8 +1094,7 @@ int main(int argc, char **argv)
 {
 	struct run run = { .nr_step = 0 };
 	char *ktap = NULL, *matrix = NULL;
-	size_t ktap_len = 0, matrix_len = 0;
-	int pass = 0, fail = 0, skip = 0;
+	size_t ktap_len = 0, matrix_len = 0, tally[NR_VERDICT] = { 0 };
 	FILE *out;
 
 	if (argc != 2 || argv[1][0] == '-') {
@@ -756,6 +1103,7 @@ int main(int argc, char **argv)
 	}
 	run.dir = argv[1];
 	read_stages(&run);
+	read_targets(&run);
 	read_meta(&run);
 	read_steps(&run);
 	read_cells(&run);
@@ -763,7 +1111,7 @@ int main(int argc, char **argv)
 	out = open_memstream(&ktap, &ktap_len);
 	if (!out)
 		die("out of memory");
-	write_ktap(out, &run, &pass, &fail, &skip);
+	write_ktap(out, &run, tally);
 	if (fclose(out))
 		die("out of memory");
 	out = open_memstream(&matrix, &matrix_len);
@@ -780,5 +1128,5 @@ int main(int argc, char **argv)
 	fwrite(matrix, 1, matrix_len, stdout);
 	if (fflush(stdout) || ferror(stdout))
 		die("cannot write stdout: %s", strerror(errno));
-	return fail ? REPORT_FAIL : REPORT_OK;
+	return tally[V_FAIL] ? REPORT_FAIL : REPORT_OK;
 }

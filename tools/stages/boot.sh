@@ -15,13 +15,15 @@
 
 # loglevel=5: warnings and worse reach the console (a WARN must fail the
 # step), KERN_INFO noise does not; the runner reads the full log itself.
-readonly BOOT_CMDLINE="console=ttyS0 loglevel=5 panic=-1 rdinit=/bisect/runner"
+# The console device is the arch's (tools/arch.tsv).
+readonly BOOT_CMDLINE="loglevel=5 panic=-1 rdinit=/bisect/runner"
 # The probe guest is done in about a second even under TCG; under a KVM
 # that hangs it spins a core until the timeout, so keep that short.
 readonly KVM_PROBE_TIMEOUT=4
 
-# qemu_start(): boot a kernel and initramfs in the background (QEMU_PID);
-# console and results go to files. qemu_wait collects it.
+# qemu_start(): boot a kernel and initramfs of the current target
+# (target.sh) in the background (QEMU_PID); console and results go to
+# files. qemu_wait collects it.
 qemu_start()
 {
 	local accel=$1; shift
@@ -31,12 +33,17 @@ qemu_start()
 	local secs=$1; shift
 	local log=$1; shift
 	# shellcheck disable=SC2054  # the commas are QEMU's
+	local res i
+	# Split first, then put the file in: a path may hold spaces.
+	read -r -a res <<< "$RESULTS_ARGS"
+	for i in "${!res[@]}"; do
+		res[i]=${res[i]//\{file\}/$dir/results.ktap}
+	done
 	local cmd=(setpriv --pdeathsig KILL timeout -k 3 "$secs"
-		setpriv --pdeathsig KILL qemu-system-x86_64 -accel "$accel"
-		-m 256 -nographic -no-reboot -nic none -monitor none
-		-kernel "$kernel" -initrd "$initrd" -append "$BOOT_CMDLINE"
-		-serial "file:$dir/console.log" -serial "file:$dir/results.ktap"
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		setpriv --pdeathsig KILL "$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
+		-kernel "$kernel" -initrd "$initrd"
+		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV"
+		-serial "file:$dir/console.log" "${res[@]}"
 		-pidfile "$dir/qemu.pid")
 
 	rm -f "$dir/console.log" "$dir/results.ktap" "$dir/qemu.pid"
@@ -138,54 +145,83 @@ make_initramfs()
 	return 0
 }
 
-# kvm_probe(): decide KVM or TCG once per host kernel and QEMU version:
-# KVM only when a guest really finishes under it.
+# qemu_version(): the first line of the current target's QEMU --version,
+# asked once per binary.
+qemu_version()
+{
+	[[ -n "${QEMU_VERSION[$QEMU]:-}" ]] ||
+		QEMU_VERSION[$QEMU]=$("$QEMU" --version 2>&1 | head -n 1)
+	echo "${QEMU_VERSION[$QEMU]}"
+}
+
+# kvm_probe(): decide KVM or TCG for the current target's arch once per
+# host kernel and QEMU version (BOOT_ACCEL, BOOT_ACCEL_WHY): KVM only
+# when the arch can use it here (tools/arch.tsv) and a guest really
+# finishes under it.
 kvm_probe()
 {
 	local art=$1; shift
 	local key file dir rc
 
-	key=$(hash_of "$(uname -r)" "$(qemu-system-x86_64 --version | head -n 1)")
+	key=$(hash_of "$(uname -r)" "$(qemu_version)")
 	file=$WORKDIR/kvm-probe.$key
 	if [[ -n "${ACCEL:-}" ]]; then
-		ACCEL_WHY="ACCEL=$ACCEL set by the user"
+		BOOT_ACCEL=$ACCEL
+		BOOT_ACCEL_WHY="ACCEL=$ACCEL set by the user"
+		return 0
+	fi
+	if [[ "$ARCH_KVM" != yes ]]; then
+		BOOT_ACCEL=tcg
+		BOOT_ACCEL_WHY="KVM cannot run ${TGT_ARCH[$TGT]} guests on this host (tools/arch.tsv)"
 		return 0
 	fi
 	if [[ -f "$file" ]]; then
-		IFS=$'\t' read -r ACCEL ACCEL_WHY < "$file"
+		IFS=$'\t' read -r BOOT_ACCEL BOOT_ACCEL_WHY < "$file"
 		return 0
 	fi
 	if [[ ! -w /dev/kvm ]]; then
-		ACCEL=tcg
-		ACCEL_WHY="no usable /dev/kvm"
+		BOOT_ACCEL=tcg
+		BOOT_ACCEL_WHY="no usable /dev/kvm"
 	else
 		dir=$RUNDIR/kvm-probe
 		mkdir -p "$dir"
 		progress "boot: probing KVM (up to ${KVM_PROBE_TIMEOUT}s)"
 		make_initramfs "$art" "$dir/initrd.img" "$dir/probe.log"
-		qemu_run kvm "$art/bzImage" "$dir/initrd.img" "$dir" \
+		qemu_run kvm "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" \
 			"$KVM_PROBE_TIMEOUT" "$dir/probe.log"
 		rc=$?
 		if grep -q '^# runner: done' "$dir/results.ktap" 2>/dev/null; then
-			ACCEL=kvm
-			ACCEL_WHY="a probe guest finished under KVM"
+			BOOT_ACCEL=kvm
+			BOOT_ACCEL_WHY="a probe guest finished under KVM"
 		else
-			ACCEL=tcg
-			ACCEL_WHY="a probe guest did not finish under KVM in ${KVM_PROBE_TIMEOUT}s (qemu exit $rc)"
+			BOOT_ACCEL=tcg
+			BOOT_ACCEL_WHY="a probe guest did not finish under KVM in ${KVM_PROBE_TIMEOUT}s (qemu exit $rc)"
 		fi
 	fi
-	printf '%s\t%s\n' "$ACCEL" "$ACCEL_WHY (probed $(date -u +%F))" > "$file"
-	ACCEL_WHY+=" (probed now)"
+	printf '%s\t%s\n' "$BOOT_ACCEL" "$BOOT_ACCEL_WHY (probed $(date -u +%F))" > "$file"
+	BOOT_ACCEL_WHY+=" (probed now)"
 }
 
-# boot_tools(): the boot's programs are there; called before any work.
+# boot_tools(): the boot's programs are there for every selected target
+# (target.sh); called before any work.
 boot_tools()
 {
-	RUNNER=$TOP/tools/bin/guest-runner
-	[[ -x "$RUNNER" ]] || die "$RUNNER is not built: run 'make tools'"
+	local t q cur=${TGT:-}
+
 	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
-	command -v qemu-system-x86_64 >/dev/null ||
-		die "qemu-system-x86_64 not found: run 'make deps' (Debian package qemu-system-x86)"
+	targets_tables
+	for t in "${TGT_NAMES[@]}"; do
+		[[ "${TGT_BOOT[$t]}" == yes ]] || continue
+		target_select "$t"
+		command -v "$QEMU" >/dev/null ||
+			die "$QEMU not found (target $t): run 'make deps' (Debian packages ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
+		# The runner of the target's arch, static, made when missing
+		# or older than its source.
+		q=${RUNNER#"$TOP"/}
+		make -s -C "$TOP" "$q" GUEST_CC="$USER_CC" >&2 ||
+			die "cannot build $q with $USER_CC (target $t): run 'make deps'"
+	done
+	[[ -n "$cur" ]] && target_select "$cur"
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
 }
@@ -194,16 +230,36 @@ boot_tools()
 boot_setup()
 {
 	boot_tools
+	declare -gA QEMU_VERSION=() ACCEL_OF=()
 	# The runner and triage with every header they include.
 	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
 			"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h")" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests)" \
-		"$(qemu-system-x86_64 --version | head -n 1)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)")
 	ACCEL_DONE=0
 	BOOT_PENDING=()
 	return 0
+}
+
+# boot_accel(): the accelerator of the current target's arch, decided
+# once a run (kvm_probe) and said in the report's header.
+boot_accel()
+{
+	local art=$1; shift
+	local arch=${TGT_ARCH[$TGT]} key=accel
+
+	if [[ -n "${ACCEL_OF[$arch]:-}" ]]; then
+		BOOT_ACCEL=${ACCEL_OF[$arch]}
+		return 0
+	fi
+	kvm_probe "$art"
+	ACCEL_OF[$arch]=$BOOT_ACCEL
+	# The first arch's line keeps the plain key.
+	((ACCEL_DONE)) && key="accel $arch"
+	printf '%s\t%s\n' "$key" "$BOOT_ACCEL: $BOOT_ACCEL_WHY" >> "$RUNDIR/meta.tsv"
+	progress "boot: $arch guests use $BOOT_ACCEL ($BOOT_ACCEL_WHY)"
+	ACCEL_DONE=1
 }
 
 # stage_boot_start(): the boot stage, first half: the step's initramfs
@@ -231,12 +287,13 @@ stage_boot_start()
 		return 1
 	fi
 	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
-	qemu_start "$ACCEL" "$art/bzImage" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
+	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
 }
 
 # stage_boot_finish(): the boot stage, second half: wait for the guest
 # and judge console, results and identity (tools/bin/triage, whose output
-# DIR/triage.tsv the tests stage reads). Args: REC LOG DETAIL ART DIR.
+# DIR/triage.tsv the tests stage reads). Args: REC LOG DETAIL ART DIR
+# ACCEL (what the guest ran on).
 stage_boot_finish()
 {
 	local rec=$1; shift
@@ -244,6 +301,7 @@ stage_boot_finish()
 	local detail=$1; shift
 	local art=$1; shift
 	local dir=$1; shift
+	local accel=$1; shift
 	local rc trc kind a b status=FAIL summary="triage failed" booted=''
 	local flags=()
 
@@ -265,17 +323,17 @@ stage_boot_finish()
 		esac
 	done < "$dir/triage.tsv"
 	# Every boot says which kernel it proved it ran.
-	result "$rec" "$status" "$summary${booted:+, booted $booted} ($ACCEL)"
+	result "$rec" "$status" "$summary${booted:+, booted $booted} ($accel)"
 	if ((trc > 1)); then
 		# triage's own error is no verdict on the step: not cached.
-		result "$rec" FAIL "triage failed ($ACCEL)"
+		result "$rec" FAIL "triage failed ($accel)"
 		result_nocache "$rec"
 		echo "triage exited $trc: $(tail -n 1 "$log")" >> "$detail"
 		echo "next: fix the tool (make tools), then rerun" >> "$detail"
 	fi
 	if [[ "$status" != ok ]]; then
 		echo "console: $dir/console.log" >> "$detail"
-		echo "next: rerun with KEEP=1 and boot $art/bzImage by hand (command in $log)" >> "$detail"
+		echo "next: rerun with KEEP=1 and boot $art/${IMAGE##*/} by hand (command in $log)" >> "$detail"
 	fi
 	# The image is made again from the artifacts in 50 ms: only KEEP=1
 	# keeps it in the run dir, for booting it by hand.
@@ -318,14 +376,16 @@ stage_tests()
 	return 0
 }
 
-# boot_cells(): the boot and tests cells of one built step: both from
-# the cache, or a guest started here and judged by boot_pending_finish:
-# at once, or with BOOT_ASYNC=1 when the next boot starts or the run
-# ends, so that the guest (one thread under TCG) runs while the next
-# step builds (a build leaves a core idle while it links).
+# boot_cells(): the boot and tests cells of step $1 built for target $2
+# (the current one): both from the cache, or a guest started here and
+# judged by boot_pending_finish: at once, or with BOOT_ASYNC=1 when the
+# next boot starts or the run ends, so that the guest (one thread under
+# TCG) runs while the next build goes on (a build leaves a core idle
+# while it links).
 boot_cells()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local art=$1; shift
 	local build_key=$1; shift
 	local key id exp=()
@@ -334,25 +394,22 @@ boot_cells()
 		exp+=("$id=${EXPECT["$idx:$id"]}")
 	done
 	# The identity the guest must prove is part of the key: a result is
-	# reused only for the very kernel and modules it was judged on.
-	key=$(hash_of "$build_key" "$BOOT_ID" "${exp[*]}" "$(cat "$art/identity.tsv" 2>/dev/null)")
+	# reused only for the very kernel and modules it was judged on; so
+	# are the emulator and how it is called.
+	key=$(hash_of "$build_key" "$BOOT_ID" "${exp[*]}" "$(cat "$art/identity.tsv" 2>/dev/null)" \
+		"$(qemu_version)" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS")
 	if cache_has boot "$key" && cache_has tests "$key"; then
-		cell_lookup "$idx" boot "$key" && cell_lookup "$idx" tests "$key" && return 0
+		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
 	fi
 	boot_pending_finish
-	if ((!ACCEL_DONE)); then
-		kvm_probe "$art"
-		printf '%s\t%s\n' accel "$ACCEL: $ACCEL_WHY" >> "$RUNDIR/meta.tsv"
-		progress "boot: using $ACCEL ($ACCEL_WHY)"
-		ACCEL_DONE=1
-	fi
-	cell_begin "$idx" boot
-	BOOT_PENDING=("$idx" "$art" "$key" "$CELL_T0")
-	if ! stage_boot_start "$(cell_rec "$idx" boot)" "$(cell_log "$idx" boot)" \
-		"$(cell_detail "$idx" boot)" "$art" "$RUNDIR/boot/$idx" "${exp[@]}"; then
+	boot_accel "$art"
+	cell_begin "$idx" "$tgt" boot
+	BOOT_PENDING=("$idx" "$tgt" "$art" "$key" "$CELL_T0" "$BOOT_ACCEL")
+	if ! stage_boot_start "$(cell_rec "$idx" "$tgt" boot)" "$(cell_log "$idx" "$tgt" boot)" \
+		"$(cell_detail "$idx" "$tgt" boot)" "$art" "$RUNDIR/boot/$(cell_id "$idx" "$tgt")" "${exp[@]}"; then
 		BOOT_PENDING=()
-		cell_end "$idx" boot "$key" "$CELL_T0"
-		cell_skip "$idx" tests "no initramfs"
+		cell_end "$idx" "$tgt" boot "$key" "$CELL_T0"
+		cell_skip "$idx" "$tgt" tests "no initramfs"
 		return
 	fi
 	[[ "${BOOT_ASYNC:-0}" == 1 ]] || boot_pending_finish
@@ -361,34 +418,40 @@ boot_cells()
 # boot_pending_finish(): judge the boot boot_cells started, if any.
 boot_pending_finish()
 {
-	local idx art key t0 t end f dir t1
+	local idx tgt art key t0 accel t end f dir t1 cur
 
 	((${#BOOT_PENDING[@]})) || return 0
 	idx=${BOOT_PENDING[0]}
-	art=${BOOT_PENDING[1]}
-	key=${BOOT_PENDING[2]}
-	t0=${BOOT_PENDING[3]}
+	tgt=${BOOT_PENDING[1]}
+	art=${BOOT_PENDING[2]}
+	key=${BOOT_PENDING[3]}
+	t0=${BOOT_PENDING[4]}
+	accel=${BOOT_PENDING[5]}
 	BOOT_PENDING=()
-	dir=$RUNDIR/boot/$idx
+	dir=$RUNDIR/boot/$(cell_id "$idx" "$tgt")
 	# The guest's own time: to the end of the wait below when it still
 	# runs, else to its last output (QEMU logs being ended by the timeout).
 	end=
 	if ! kill -0 "$QEMU_PID" 2>/dev/null; then
 		end=$t0
-		for f in "$dir/console.log" "$dir/results.ktap" "$(cell_log "$idx" boot)"; do
+		for f in "$dir/console.log" "$dir/results.ktap" "$(cell_log "$idx" "$tgt" boot)"; do
 			[[ -f "$f" ]] || continue
 			t=$(date -r "$f" +%s%3N)
 			((t > end)) && end=$t
 		done
 	fi
-	stage_boot_finish "$(cell_rec "$idx" boot)" "$(cell_log "$idx" boot)" \
-		"$(cell_detail "$idx" boot)" "$art" "$dir"
+	# Judged as the guest's target, whichever target is current now.
+	cur=$TGT
+	target_select "$tgt"
+	stage_boot_finish "$(cell_rec "$idx" "$tgt" boot)" "$(cell_log "$idx" "$tgt" boot)" \
+		"$(cell_detail "$idx" "$tgt" boot)" "$art" "$dir" "$accel"
+	target_select "$cur"
 	[[ -n "$end" ]] || end=$(now_ms)
-	cell_end "$idx" boot "$key" "$t0" $((end - t0))
+	cell_end "$idx" "$tgt" boot "$key" "$t0" $((end - t0))
 	# The tests cell: judged from the boot just made, never from the cache.
-	cell_begin "$idx" tests
+	cell_begin "$idx" "$tgt" tests
 	t1=$CELL_T0
-	stage_tests "$(cell_rec "$idx" tests)" "$(cell_log "$idx" tests)" \
-		"$(cell_detail "$idx" tests)" "$dir" "$(cell_rec "$idx" boot)"
-	cell_end "$idx" tests "$key" "$t1" 0
+	stage_tests "$(cell_rec "$idx" "$tgt" tests)" "$(cell_log "$idx" "$tgt" tests)" \
+		"$(cell_detail "$idx" "$tgt" tests)" "$dir" "$(cell_rec "$idx" "$tgt" boot)"
+	cell_end "$idx" "$tgt" tests "$key" "$t1" 0
 }

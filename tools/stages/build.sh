@@ -14,8 +14,8 @@
 # Reproducible build identity: the same tree gives the same image.
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 
-# kmake(): make in the worktree with the fixed build environment; ccache
-# keeps its cache in WORKDIR.
+# kmake(): make in the worktree for the current target (target.sh) with
+# the fixed build environment; ccache keeps its cache in WORKDIR.
 #
 # ccache runs in its default mode (direct, falling back to the
 # preprocessor), never in depend mode: depend mode keys an object by the
@@ -55,7 +55,8 @@ kmake_argv()
 		CCACHE_NODEPEND=1
 		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache-nodepend}"
 		make -C "$WT" O="$OUT" -j"$JOBS"
-		CC="ccache gcc"
+		ARCH="$KARCH" CROSS_COMPILE="$CROSS"
+		CC="ccache $TGT_CC" "${TGT_MAKE[@]}"
 		LOCALVERSION=
 		"${ident[@]}"
 		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP"
@@ -93,16 +94,18 @@ build_touch_changed()
 	done < "$state"
 }
 
-# build_config(): give a build dir without one the series' .config
-# (allnoconfig plus the fragment); fail when the fragment does not apply.
+# build_config(): give a build dir without one the target's .config
+# (allnoconfig plus the series' fragment and the target's); fail when a
+# fragment does not apply.
 build_config()
 {
 	local log=$1; shift
 
 	[[ -f "$OUT/.config" ]] && return 0
 	mkdir -p "$OUT" || return 1
-	(cd "$WT" && run_logged "$log" scripts/kconfig/merge_config.sh \
-		-n -O "$OUT" "$CONFIG_FRAGMENT")
+	(cd "$WT" && run_logged "$log" env ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		CC="$TGT_CC" "${TGT_MAKE[@]}" scripts/kconfig/merge_config.sh \
+		-n -O "$OUT" "${TGT_FRAGMENTS[@]}")
 	if grep -q 'not in final .config' "$log" || [[ ! -f "$OUT/.config" ]]; then
 		rm -f "$OUT/.config"
 		return 1
@@ -123,7 +126,7 @@ build_prebuild()
 	BUILD_CCACHE_OFF=1
 	build_config "${log%/*}/prebuild-kconfig.log" || return 1
 	kmake_argv
-	local cmd=(setsid setpriv --pdeathsig TERM "${KMAKE[@]}" bzImage modules)
+	local cmd=(setsid setpriv --pdeathsig TERM "${KMAKE[@]}" "${IMAGE##*/}" modules)
 	printf '$' > "$log"
 	printf ' %q' "${cmd[@]}" >> "$log"
 	printf '\n' >> "$log"
@@ -205,11 +208,16 @@ build_identity()
 		return 1
 	fi
 	# The banner of the vmlinux inside the image, decompressed the way
-	# the kernel's own scripts do it.
-	banner=$("$WT/scripts/extract-vmlinux" "$art/bzImage" 2>> "$log" |
-		strings -n 16 | grep '^Linux version ')
+	# the kernel's own scripts do it; an uncompressed image is read as
+	# it is (tools/arch.tsv says which).
+	if [[ "$ARCH_IDENTITY" == raw ]]; then
+		banner=$(strings -n 16 "$art/${IMAGE##*/}" | grep '^Linux version ')
+	else
+		banner=$("$WT/scripts/extract-vmlinux" "$art/${IMAGE##*/}" 2>> "$log" |
+			strings -n 16 | grep '^Linux version ')
+	fi
 	if ! grep -q -F -- " $uts" <<< "$banner"; then
-		echo "expected: the kernel inside $art/bzImage says $uts"
+		echo "expected: the kernel inside $art/${IMAGE##*/} says $uts"
 		echo "actual: ${banner:-no Linux version banner found}"
 		echo "next: a stale object reached the image; rerun with FORCE=1 and report it"
 		return 1
@@ -235,11 +243,12 @@ build_valid()
 	rec_read "$1"
 	[[ "$REC_STATUS" == ok ]] || return 0
 	art=${REC_OUT[art]:-}
-	[[ -f "$art/bzImage" && -f "$art/identity.tsv" ]]
+	[[ -f "$art/${IMAGE##*/}" && -f "$art/identity.tsv" ]]
 }
 
-# stage_build(): build the worktree's HEAD into $OUT and its artifacts
-# into ART; PREV_WARN holds the previous step's warnings.
+# stage_build(): build the worktree's HEAD for the current target into
+# $OUT and its artifacts into ART; PREV_WARN holds the warnings of the
+# same target's previous step.
 # Args: REC LOG DETAIL ART PREV_WARN
 stage_build()
 {
@@ -266,7 +275,7 @@ stage_build()
 	if ! build_config "$merge_log"; then
 		result "$rec" FAIL "config fragment does not apply"
 		grep -A2 'Value requested' "$merge_log" > "$detail"
-		echo "next: fix $CONFIG_FRAGMENT (see $merge_log)" >> "$detail"
+		echo "next: fix ${TGT_FRAGMENTS[*]} (see $merge_log)" >> "$detail"
 		return "$EXIT_FAIL"
 	fi
 	# What a prebuild of this dir (build_prebuild) compiled belongs to
@@ -282,7 +291,7 @@ stage_build()
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	if ! run_logged "$log" kmake bzImage modules; then
+	if ! run_logged "$log" kmake "${IMAGE##*/}" modules; then
 		result "$rec" FAIL "build failed"
 		{
 			echo "first errors:"
@@ -313,7 +322,7 @@ stage_build()
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	cp "$OUT/arch/x86/boot/bzImage" "$art/bzImage"
+	cp "$OUT/$IMAGE" "$art/${IMAGE##*/}"
 	echo "$kver" > "$art/kernel.release"
 
 	# The guest's test modules, built against this step (M=) in a dir

@@ -1,0 +1,239 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# target.sh - the target dimension: a target is an arch, a compiler, the
+# series' config fragment plus the target's own, and whether it boots
+# (series.yaml `targets:`; absent means x86_64-gcc). What differs per
+# arch and per compiler is data, in tools/arch.tsv and
+# tools/compiler.tsv; this file is their only reader. It also keeps the
+# identities build results depend on, per target: the build dir, the
+# toolchain, the build key and the kernel's version string.
+#
+# target_select NAME makes one target the current one: the stages
+# (build.sh, boot.sh) read OUT, KARCH, CROSS, IMAGE, QEMU, QEMU_ARGS,
+# CONSOLE, RESULTS_DEV, RESULTS_ARGS, RUNNER, USER_CC, ARCH_IDENTITY,
+# TGT_CC, TGT_MAKE, TGT_FRAGMENTS and TOOLCHAIN_ID from here.
+#
+# Variables set for the caller.
+# shellcheck disable=SC2034
+#
+# Sourced by every tool that builds or boots; expects lib.sh and
+# series.sh (TGT_NAMES and TGT_* of the loaded series).
+
+declare -A ARCH_TAB=() CC_TAB=()
+declare -A TGT_OUT=() TGT_CFGID=() TGT_TOOLCHAIN=()
+
+# tab_load(): read table $1 (tools/NAME.tsv) into the associative array
+# named $2 as [row:field]; $3... are the field names after the first.
+tab_load()
+{
+	local file=$TOP/tools/$1.tsv; shift
+	local -n tab=$1; shift
+	local -a f
+	local i n=0
+
+	[[ -r "$file" ]] || die "$file: cannot read the table"
+	while IFS=$'\t' read -r -a f; do
+		n=$((n + 1))
+		[[ ${#f[@]} -eq 0 || "${f[0]}" == '#'* ]] && continue
+		((${#f[@]} == $# + 1)) ||
+			die "$file:$n: expected $(($# + 1)) tab-separated fields (${*}), found ${#f[@]}"
+		tab["${f[0]}"]=1
+		for ((i = 1; i <= $#; i++)); do
+			tab["${f[0]}:${!i}"]=${f[i]}
+		done
+	done < "$file"
+}
+
+# targets_tables(): load arch.tsv and compiler.tsv, once.
+targets_tables()
+{
+	((${#ARCH_TAB[@]})) && return 0
+	tab_load arch ARCH_TAB karch cross image qemu qemu-args console results res-args \
+		config user-cc identity kvm packages
+	tab_load compiler CC_TAB cc make version packages
+}
+
+# arch_names(): the archs of arch.tsv, one a line.
+arch_names()
+{
+	local k
+	targets_tables
+	for k in "${!ARCH_TAB[@]}"; do
+		[[ "$k" == *:* ]] || echo "$k"
+	done | sort
+}
+
+# targets_check(): every target of the loaded series (from file $1) has
+# its compiler in compiler.tsv (the archs were checked by tools/bin/series
+# --arch); TARGETS=name... selects some of them, in the series' order.
+targets_check()
+{
+	local file=$1; shift
+	local t keep=()
+
+	targets_tables
+	for t in "${TGT_NAMES[@]}"; do
+		[[ -n "${CC_TAB[${TGT_COMPILER[$t]}]:-}" ]] ||
+			die "$file: target $t: compiler '${TGT_COMPILER[$t]}' is not in tools/compiler.tsv (known: $(tab_keys CC_TAB))"
+	done
+	[[ -n "${TARGETS:-}" ]] || return 0
+	for t in $TARGETS; do
+		[[ -n "${TGT_ARCH[$t]:-}" ]] ||
+			die "TARGETS=$TARGETS: $file declares no target '$t' (declared: ${TGT_NAMES[*]})"
+	done
+	for t in "${TGT_NAMES[@]}"; do
+		[[ " $TARGETS " == *" $t "* ]] && keep+=("$t")
+	done
+	TGT_NAMES=("${keep[@]}")
+}
+
+# tab_keys(): the row names of table array $1.
+tab_keys()
+{
+	local -n keys_of=$1
+	local k
+	for k in "${!keys_of[@]}"; do
+		[[ "$k" == *:* ]] || printf '%s ' "$k"
+	done
+}
+
+# sub_cross(): $1 with {cross} replaced by the current arch's prefix.
+sub_cross()
+{
+	echo "${1//\{cross\}/$CROSS}"
+}
+
+# target_select(): make target $1 current (see the head of this file).
+target_select()
+{
+	local t=$1; shift
+	local arch=${TGT_ARCH[$t]} cc=${TGT_COMPILER[$t]} v
+
+	targets_tables
+	TGT=$t
+	KARCH=${ARCH_TAB[$arch:karch]}
+	CROSS=${ARCH_TAB[$arch:cross]}
+	[[ "$CROSS" == - ]] && CROSS=
+	IMAGE=${ARCH_TAB[$arch:image]}
+	QEMU=${ARCH_TAB[$arch:qemu]}
+	read -r -a QEMU_ARGS <<< "${ARCH_TAB[$arch:qemu-args]}"
+	CONSOLE=${ARCH_TAB[$arch:console]}
+	RESULTS_DEV=${ARCH_TAB[$arch:results]}
+	RESULTS_ARGS=${ARCH_TAB[$arch:res-args]}
+	ARCH_KVM=${ARCH_TAB[$arch:kvm]}
+	ARCH_IDENTITY=${ARCH_TAB[$arch:identity]}
+	USER_CC=${ARCH_TAB[$arch:user-cc]}
+	RUNNER=$TOP/tools/bin/guest-runner-$arch
+	TGT_CC=$(sub_cross "${CC_TAB[$cc:cc]}")
+	v=${CC_TAB[$cc:make]}
+	TGT_MAKE=()
+	[[ "$v" == - ]] || read -r -a TGT_MAKE <<< "$(sub_cross "$v")"
+	TGT_FRAGMENTS=("$CONFIG_FRAGMENT" "$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}")
+	[[ "${TGT_CONFIG[$t]}" == - ]] || TGT_FRAGMENTS+=("${TGT_CONFIG[$t]}")
+	OUT=${TGT_OUT[$t]:-}
+	TOOLCHAIN_ID=${TGT_TOOLCHAIN[$t]:-}
+	CFG_ID=${TGT_CFGID[$t]:-}
+}
+
+# target_packages(): the Debian packages the selected targets need.
+target_packages()
+{
+	local t
+	targets_tables
+	for t in "${TGT_NAMES[@]}"; do
+		printf '%s %s ' "${ARCH_TAB[${TGT_ARCH[$t]}:packages]}" \
+			"${CC_TAB[${TGT_COMPILER[$t]}:packages]}"
+	done
+}
+
+# targets_deps(): install what the selected targets need (cross tools,
+# emulators), when missing.
+targets_deps()
+{
+	# shellcheck disable=SC2046  # one word per package
+	"$TOP/tools/deps.sh" $(printf 'pkg:%s ' $(target_packages)) ||
+		die "cannot install the packages of the targets ${TGT_NAMES[*]} (tools/arch.tsv, tools/compiler.tsv)"
+}
+
+# toolchain_id(): what decides the current target's build output besides
+# tree and config: the compiler's and binutils' versions, and make's.
+toolchain_id()
+{
+	local c cmds
+	IFS=';' read -r -a cmds <<< "$(sub_cross "${CC_TAB[${TGT_COMPILER[$TGT]}:version]}")"
+	{
+		echo "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}"
+		for c in "${cmds[@]}"; do
+			# shellcheck disable=SC2086  # a command and its words
+			$c | head -n 1
+		done
+		make --version | head -n 1
+	} 2>&1
+}
+
+# build_ids(): per target, the build dir and the identities its build
+# results depend on: one incremental build dir per target, config and
+# toolchain, never mixed; results also depend on how make is called and
+# on the guest modules. Needs WT (the tree's path is in the build dir's
+# command lines: build dirs are not relocatable).
+build_ids()
+{
+	local t f frag
+
+	GUESTMOD_ID=$(hash_files "$TOP"/test/guest/modules/*)
+	for t in "${TGT_NAMES[@]}"; do
+		target_select "$t"
+		TGT_TOOLCHAIN[$t]=$(toolchain_id)
+		frag=
+		for f in "${TGT_FRAGMENTS[@]}"; do
+			frag+=$(cat "$f")
+		done
+		TGT_OUT[$t]=$WORKDIR/build/$(hash_of "$frag" "${TGT_TOOLCHAIN[$t]}" "$WT")
+		TGT_CFGID[$t]=$(hash_of "${TGT_OUT[$t]}" "$(declare -f kmake kmake_argv stage_build \
+			build_identity build_config build_touch_changed build_warnings \
+			build_recompiled build_sync_dir target_select sub_cross)" \
+			"$(target_table_rows "$t")")
+	done
+	target_select "${TGT_NAMES[0]}"
+}
+
+# target_table_rows(): the table rows target $1 uses, as text (a key
+# input: a changed row changes how the target is built and booted).
+target_table_rows()
+{
+	local t=$1; shift
+	grep -h -P "^(${TGT_ARCH[$t]}|${TGT_COMPILER[$t]})\t" \
+		"$TOP/tools/arch.tsv" "$TOP/tools/compiler.tsv"
+}
+
+# build_key(): the cache key of the current target's build of tree $1.
+build_key()
+{
+	local tree=$1; shift
+	hash_of "$tree" "$CFG_ID" "$GUESTMOD_ID"
+}
+
+# build_ident(): the identity the current target's kernel of tree $1
+# carries in its version string (KBUILD_BUILD_VERSION, `uname -v` in the
+# guest): made only of what decides the image, the tree, the config and
+# the toolchain, so that the same inputs give the same image and any two
+# steps or targets differ.
+build_ident()
+{
+	local tree=$1; shift
+	local f frag=
+	for f in "${TGT_FRAGMENTS[@]}"; do
+		frag+=$(cat "$f")
+	done
+	hash_of "$tree" "$frag" "$TOOLCHAIN_ID" | cut -c1-12
+}
+
+# targets_write(): the run's targets, for the report: RUNDIR/targets.tsv.
+targets_write()
+{
+	local t
+	for t in "${TGT_NAMES[@]}"; do
+		printf '%s\t%s\t%s\t%s\n' "$t" "${TGT_ARCH[$t]}" "${TGT_COMPILER[$t]}" "${TGT_BOOT[$t]}"
+	done > "$RUNDIR/targets.tsv"
+}
