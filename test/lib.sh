@@ -26,6 +26,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-exitcode=86:print_stacktrace=1}
 t_plan()
 {
 	local n=$1; shift
+	T_PLAN=$n
 	echo "KTAP version 1"
 	echo "# $T_NAME"
 	echo "1..$n"
@@ -128,6 +129,10 @@ t_rc()
 # t_done(): print the totals and exit 0 when nothing failed.
 t_done()
 {
+	# A plan that does not match what ran hides a test that never ran.
+	if [[ -n "${T_PLAN:-}" && "$T_PLAN" != "$T_NUM" ]]; then
+		t_fail "the plan" "expected $T_PLAN results (t_plan), actual $T_NUM"
+	fi
 	echo "# Totals: pass:$T_PASS fail:$T_FAIL xfail:0 xpass:0 skip:$T_SKIP error:0"
 	[[ $T_FAIL -eq 0 ]]
 	exit $?

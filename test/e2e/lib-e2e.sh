@@ -25,6 +25,33 @@ e2e_run()
 # have this one only).
 E2E_TARGET=${E2E_TARGET:-x86_64-gcc}
 
+# e2e_targets(): the targets of run dir $1, in order.
+e2e_targets()
+{
+	cut -f1 "$1/targets.tsv" | xargs
+}
+
+# e2e_boots(): true when target $2 of run dir $1 boots.
+e2e_boots()
+{
+	[[ "$(awk -F'\t' -v t="$2" '$1 == t { print $4 }' "$1/targets.tsv")" == yes ]]
+}
+
+# e2e_golden(): golden cells file $1 as target $2 of run dir $3 must
+# show them: a target that does not boot skips its boots and tests.
+e2e_golden()
+{
+	local golden=$1; shift
+	local tgt=$1; shift
+	local run=$1; shift
+
+	if e2e_boots "$run" "$tgt"; then
+		cat "$golden"
+	else
+		sed -E 's/^([0-9]+) (boot|tests) .*/\1 \2 skip/' "$golden"
+	fi
+}
+
 # e2e_stages(): the stage names of tools/stages.tsv, in order.
 e2e_stages()
 {

@@ -13,11 +13,22 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 13
+t_plan 19
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
-e2e_matrix_eq "v2 matrix: every cell passes" "$T_TOP/test/expect/v2.cells"
+t_eq "v2 runs on every target the kernel's robots build" "x86_64-gcc arm64-gcc x86_64-clang" \
+	"$(e2e_targets "$E2E_RUN")"
+for E2E_TARGET in $(e2e_targets "$E2E_RUN"); do
+	e2e_matrix_eq "v2 matrix, $E2E_TARGET: every cell passes (or skips: no boot)" \
+		<(e2e_golden "$T_TOP/test/expect/v2.cells" "$E2E_TARGET" "$E2E_RUN")
+	want=4
+	e2e_boots "$E2E_RUN" "$E2E_TARGET" || want=0
+	t_eq "v2, $E2E_TARGET: every boot names the kernel it proved" "$want" \
+		"$(awk -F'\t' -v t="$E2E_TARGET" '$2 == t && $3 == "boot" && $6 ~ /ok, booted #[0-9a-f]+ /' \
+			"$E2E_RUN/cells.tsv" | wc -l)"
+done
+E2E_TARGET=x86_64-gcc
 t_grep "2/3: the unverifiable commit id is accepted with its reason" \
 	'^accepted WARNING UNKNOWN_COMMIT_ID: .*imported Debian tree has no history' \
 	"$E2E_RUN/details/2-checkpatch.txt"

@@ -51,7 +51,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=12
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -804,6 +804,45 @@ case_workdir()
 	f_case_end
 }
 
+# f_failed_cells(): "step target stage" of every failed cell of run $1.
+f_failed_cells()
+{
+	awk -F'\t' '$4 ~ /FAIL/ { print $1, $2, $3 }' "$1/cells.tsv" | xargs
+}
+
+# case_targets(): a commit that fails on one target fails that target's
+# cell only: an x86-only header on arm64, a clang-only warning on clang.
+case_targets()
+{
+	f_case 14 "a commit that fails on one target only"
+	f_run arch-only "$FIX/arch-only.yaml"
+	t_eq "arch-only: exit 1" 1 "$F_RC"
+	t_eq "arch-only: the one failed cell is step 1's arm64-gcc build" \
+		"1 arm64-gcc build" "$(f_failed_cells "$F_RUN")"
+	t_eq "arch-only: x86_64-gcc builds step 1" ok \
+		"$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 1 build | cut -d' ' -f1)"
+	t_grep "arch-only: details quote the missing header" \
+		'data_breakpoint\.c:[0-9]+:[0-9]+: fatal error: asm/msr\.h: No such file' \
+		"$F_RUN/details/1-arm64-gcc-build.txt"
+	t_grep "arch-only: the report names the target" '^step 1/1 arm64-gcc build: FAIL' \
+		"$T_TMP/arch-only.out"
+	t_grep "arch-only: the KTAP has a subtest per target" '^        # Subtest: arm64-gcc$' \
+		"$F_RUN/report.ktap"
+	f_left_behind arch-only "$F_PID"
+
+	f_run clang-warning "$FIX/clang-warning.yaml"
+	t_eq "clang-warning: exit 1" 1 "$F_RC"
+	t_eq "clang-warning: the one failed cell is step 1's x86_64-clang build" \
+		"1 x86_64-clang build" "$(f_failed_cells "$F_RUN")"
+	t_eq "clang-warning: the cell says new warning(s)" "FAIL 1 new warning(s)" \
+		"$(E2E_TARGET=x86_64-clang f_cell "$F_RUN" 1 build)"
+	t_grep "clang-warning: details quote clang's warning" \
+		"samples/hw_breakpoint/data_breakpoint\.c: warning: variable 'len' is used uninitialized whenever 'if' condition is false \[-Wsometimes-uninitialized\]" \
+		"$F_RUN/details/1-x86_64-clang-build.txt"
+	f_left_behind clang-warning "$F_PID"
+	f_case_end
+}
+
 # case_end(): the next normal run passes, and the kernel repo is sound.
 case_end()
 {
@@ -844,6 +883,7 @@ f_want 10 && case_signals
 f_want 11 && case_lock
 f_want 12 && case_missing_tool
 f_want 13 && case_workdir
+f_want 14 && case_targets
 f_want end && case_end
 
 if ((T_NUM != plan)); then

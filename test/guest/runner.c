@@ -5,13 +5,16 @@
  * Runs as PID 1 (rdinit=/bisect/runner) in a QEMU guest booted from the
  * kernel of one step of the patch series, checks what the series claims
  * about kallsyms exports and samples/hw_breakpoint, prints the verdicts as
- * KTAP on the results serial port (ttyS1) and powers the machine off.
+ * KTAP on the results port and powers the machine off. The port is the
+ * one the kernel command line names as bisect_results=DEV (the kernel
+ * hands it to init as an environment variable; default /dev/ttyS1).
  *
  * Every module load and unload, and every access to the watched variable,
  * happens in a forked child: an oops in such a syscall kills the child
  * only, while an oops in PID 1 would panic the guest.
  *
- * x86_64 only; built static, see README.
+ * Built static for the guest's arch, see README; x86 powers off through
+ * QEMU's isa-debug-exit port, other archs through the kernel (PSCI).
  */
 
 #define _GNU_SOURCE
@@ -28,7 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/serial.h>
-#include <sys/io.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -37,6 +39,11 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+/* Port I/O, for QEMU's isa-debug-exit: where the kernel has it (x86). */
+#ifdef SYS_ioperm
+#include <sys/io.h>
+#define HAVE_DEBUG_EXIT_PORT	1
+#endif
 
 #include "../../tools/src/splat.h"
 
@@ -54,6 +61,7 @@
 #define REAP_GRACE_MS		2000
 
 #define RESULTS_TTY		"/dev/ttyS1"
+#define RESULTS_ENV		"bisect_results"
 #define FALLBACK_CONSOLE	"/dev/console"
 #define FALLBACK_PREFIX		"BISECT: "
 
@@ -158,10 +166,13 @@ static bool serial_port_present(int fd)
 
 static void open_results(void)
 {
+	const char *dev = getenv(RESULTS_ENV);
 	struct termios tio;
 	int fd;
 
-	fd = open(RESULTS_TTY, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (!dev || strncmp(dev, "/dev/", 5))
+		dev = RESULTS_TTY;
+	fd = open(dev, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0 && serial_port_present(fd)) {
 		if (tcgetattr(fd, &tio) == 0) {
 			cfmakeraw(&tio);
@@ -192,9 +203,11 @@ static void power_off(void)
 {
 	drain_results();
 
+#ifdef HAVE_DEBUG_EXIT_PORT
 	/* isa-debug-exit: QEMU exits as soon as the port is written. */
 	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0)
 		outb(0, DEBUG_EXIT_PORT);
+#endif
 	/*
 	 * QEMU runs with -no-reboot, so a reset ends it. Try that before
 	 * RB_POWER_OFF: without ACPI the kernel turns a power off into a

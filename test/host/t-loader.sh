@@ -36,8 +36,8 @@ t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
 t_eq "the series' own timeout" 45 "$SERIES_TIMEOUT"
 t_eq "the targets, in order, with their records" \
 	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
-	"$(for t in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$t" "${TGT_ARCH[$t]}" \
-		"${TGT_COMPILER[$t]}" "${TGT_CONFIG[$t]}" "${TGT_BOOT[$t]}"; done | sed 's/|$//')"
+	"$(for name in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$name" "${TGT_ARCH[$name]}" \
+		"${TGT_COMPILER[$name]}" "${TGT_CONFIG[$name]}" "${TGT_BOOT[$name]}"; done | sed 's/|$//')"
 TARGETS=x86_64-gcc-nb load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "${TGT_NAMES[*]}"
 t_eq "a target nobody declared is an error naming the declared ones" \

@@ -295,7 +295,7 @@ stage_build()
 		result "$rec" FAIL "build failed"
 		{
 			echo "first errors:"
-			grep -E ': error: |^make.*Error|undefined reference|ERROR: ' "$log" |
+			grep -E ': (fatal )?error: |^make.*Error|undefined reference|ERROR: ' "$log" |
 				head -n 8 | sed -e "s#$WT/##g" -e 's/^/  /'
 			echo "next: fix the commit; rerun with V=1 to see the whole build"
 		} > "$detail"
