@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t-report.sh - fixture tests of tools/bin/report: golden KTAP and matrix
-# for a run with every cell status and for a run on two targets, exit
-# codes, and errors naming the file and line.
+# for a run with every cell status, for a run on two targets and for one
+# whose boots crashed (triage's titles grouped across steps and targets),
+# exit codes, and errors naming the file and line.
 #
 # Each fixture is a run dir as bisect-check leaves it, stage table
 # (stages.tsv, the 4-column form of tools/stages.tsv) and targets.tsv
@@ -35,7 +36,7 @@ t_error()
 	t_grep "$desc: the message names the file and line" "$re" "$T_OUT"
 }
 
-t_plan 127
+t_plan 160
 
 # --- a run with every status: ok, FAIL, skip, acked, cached-ok/FAIL/skip ---
 run=$(fresh mixed mixed)
@@ -368,12 +369,120 @@ printf 't77\tarch\tclang\tno\n' >> "$big/targets.tsv"
 t_error "5000 targets, one twice" "$big" \
 	'/many/targets\.tsv:5001: duplicate target t77 \(first at line 4923\)$'
 
+# --- crash titles: boot/<index>-<target>/triage.tsv of the boot cells ---
+run=$(fresh crashes crashes)
+t_rc "run with crashes exits 1" 1 "$REPORT" "$run"
+t_eq "crashes: report.ktap is the golden one" "" \
+	"$(diff -u "$FIX/golden/crashes.report.ktap" "$run/report.ktap" 2>&1)"
+t_eq "crashes: matrix.txt is the golden one" "" \
+	"$(diff -u "$FIX/golden/crashes.matrix.txt" "$run/matrix.txt" 2>&1)"
+{ cat "$FIX/golden/crashes.report.ktap"; echo; cat "$FIX/golden/crashes.matrix.txt"; } \
+	> "$T_TMP/want.stdout"
+t_eq "crashes: stdout is the KTAP, a blank line, the matrix" "" \
+	"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
+ktap=$run/report.ktap
+matrix=$run/matrix.txt
+t_eq "crashes: a block between the failure blocks and the last line" \
+	"crashes:|  BUG: kernel NULL pointer dereference in sample_hbp_handler: introduced by 0, gone at 2/3 (x86_64-clang)|  WARNING in arch_install_hw_breakpoint: at 1/3 only (x86_64-gcc)|  kernel BUG in __symbol_put: introduced by 2/3, still at 3/3 (x86_64-gcc, x86_64-clang)||4 steps, 0 passed, 4 failed, 0 skipped" \
+	"$(sed -n '/^crashes:$/,$p' "$matrix" | paste -sd '|')"
+sed '/^crashes:$/q' "$matrix" > "$T_TMP/before"
+t_grep "crashes: the block comes after the last failure block" \
+	'^step 3/3 x86_64-clang tests: FAIL\* ' "$T_TMP/before"
+t_eq "crashes: each crash line right above its boot result" 7 \
+	"$(grep -A1 '^        # crash: ' "$ktap" | grep -c '^        not ok 2 boot # ')"
+t_eq "crashes: a cached boot cell's titles are reported" \
+	"        # crash: kernel BUG in __symbol_put" \
+	"$(grep -B1 '^        not ok 2 boot # 4\.4s cached: .*: oops, booted ' "$ktap" | head -n 1)"
+t_eq "crashes: the crash line follows the cell's details" \
+	"        # crash: kernel BUG in __symbol_put" \
+	"$(grep -A1 '^        # console: .*/boot/2-x86_64-gcc/console\.log$' "$ktap" | tail -n 1)"
+t_eq "crashes: a malformed title line is ignored" "" \
+	"$(grep -h 'must not be read' "$ktap" "$matrix")"
+t_eq "crashes: a skipped boot's triage.tsv is not read" 0 \
+	"$(grep -c 'boot was skipped' "$matrix")"
+
+run=$(fresh crashes crashes-gone)
+rm "$run/boot/3-x86_64-gcc/triage.tsv" "$run/boot/3-x86_64-clang/triage.tsv"
+t_rc "crashes gone at 3/3: exit 1" 1 "$REPORT" "$run"
+t_grep "crashes: gone at the next step that booted on every target: at one step only" \
+	'^  kernel BUG in __symbol_put: at 2/3 only \(x86_64-gcc, x86_64-clang\)$' \
+	"$run/matrix.txt"
+sed -n '/# Subtest: 3\/3 /,$p' "$run/report.ktap" > "$T_TMP/step3"
+t_nogrep "crashes: a boot without titles has no crash line" '# crash: ' "$T_TMP/step3"
+
+run=$(fresh crashes crashes-one-target)
+rm "$run/boot/3-x86_64-clang/triage.tsv"
+t_rc "a crash gone on one target only: exit 1" 1 "$REPORT" "$run"
+t_grep "crashes: still at 3/3 while one target still has it" \
+	'^  kernel BUG in __symbol_put: introduced by 2/3, still at 3/3 \(x86_64-gcc, x86_64-clang\)$' \
+	"$run/matrix.txt"
+
+run=$(fresh crashes crashes-no-boot)
+sed -i "/^3${TAB}x86_64-[a-z]*${TAB}boot${TAB}/s/${TAB}\\(cached-\\)\\?FAIL${TAB}[^${TAB}]*${TAB}/${TAB}skip${TAB}-${TAB}/" \
+	"$run/cells.tsv"
+t_rc "3/3 booted on no target: exit 1" 1 "$REPORT" "$run"
+t_grep "crashes: still at the last step that booted" \
+	'^  kernel BUG in __symbol_put: introduced by 2/3, still at 2/3 \(x86_64-gcc, x86_64-clang\)$' \
+	"$run/matrix.txt"
+t_grep "crashes: at one step only, and no later boot" \
+	'^  WARNING in arch_install_hw_breakpoint: at 1/3 only \(x86_64-gcc\)$' "$run/matrix.txt"
+
+run=$(fresh crashes crashes-none)
+rm -r "${run:?}/boot"
+t_rc "crashes without triage.tsv files: exit 1" 1 "$REPORT" "$run"
+t_nogrep "crashes: no block without a title" '^crashes:' "$run/matrix.txt"
+t_nogrep "crashes: no crash line without a title" '# crash:' "$run/report.ktap"
+t_eq "crashes: otherwise the same report" "" \
+	"$(diff <(grep -v '# crash: ' "$FIX/golden/crashes.report.ktap") "$run/report.ktap")"
+
+run=$(fresh crashes crashes-long)
+{
+	printf 'title\t%s\n' "$(printf 'é%.0s' {1..100})"
+	printf 'title\tsecond\r\n'
+} >> "$run/boot/2-x86_64-gcc/triage.tsv"
+t_rc "a 200-byte title: exit 1" 1 "$REPORT" "$run"
+t_grep "crashes: a long title is cut to 120 bytes between characters" \
+	'^        # crash: (é){60}$' "$run/report.ktap"
+t_grep "crashes: the CR of a CRLF line is dropped" '^        # crash: second$' "$run/report.ktap"
+t_eq "crashes: the titles of a cell keep the order of its triage.tsv" \
+	"kernel BUG in __symbol_put|$(printf 'é%.0s' {1..60})|second" \
+	"$(grep '^        # crash: ' "$run/report.ktap" | sed -n '4,6p' | cut -c 18- | paste -sd '|')"
+t_grep "crashes: a title at one cell is at that step only" \
+	'^  (é){60}: at 2/3 only \(x86_64-gcc\)$' "$run/matrix.txt"
+t_rc "crashes: report.ktap is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/report.ktap"
+
+# --- 1000 boots with 101 titles each, 50,001 distinct: grouped in n log n ---
+big=$T_TMP/crashes-big
+mkdir -p "$big"
+cp "$FIX/crashes/stages.tsv" "$FIX/crashes/meta.tsv" "$big/"
+printf 'x86_64-gcc\tx86_64\tgcc\tyes\n' > "$big/targets.tsv"
+awk 'BEGIN { for (i = 0; i < 1000; i++)
+	printf "%d\tL%d\t%012x\tsubject %d\n", i, i, i, i }' > "$big/steps.tsv"
+awk 'BEGIN { for (i = 0; i < 1000; i++)
+	printf "%d\tx86_64-gcc\tboot\tFAIL\t1\toops\t-\n", i }' > "$big/cells.tsv"
+seq 0 999 | sed "s|.*|$big/boot/&-x86_64-gcc|" | xargs mkdir -p
+# Step i has f(100i + j mod 50000), j < 100: each WARNING at two steps.
+awk -v dir="$big/boot" 'BEGIN { for (i = 0; i < 1000; i++) {
+	f = dir "/" i "-x86_64-gcc/triage.tsv"
+	printf "title\tkernel BUG in g\n" > f
+	for (j = 0; j < 100; j++)
+		printf "title\tWARNING in f%d\n", (100 * i + j) % 50000 > f
+	close(f) } }'
+start=$(date +%s%N)
+t_rc "101k titles of 1000 boots: exit 1" 1 "$REPORT" "$big"
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "101k titles: reported within 20 s" yes \
+	"$( ((ms < 20000)) && echo yes || echo "no: $ms ms")"
+t_eq "101k titles: one line per distinct title, by first appearance" \
+	"50002|  kernel BUG in g: introduced by L0, still at L999 (x86_64-gcc)|  WARNING in f0: introduced by L0, gone at L501 (x86_64-gcc)|  WARNING in f49999: introduced by L499, still at L999 (x86_64-gcc)" \
+	"$(sed -n '/^crashes:$/,/^$/p' "$big/matrix.txt" | grep -c .)|$(grep -m 2 '^  ' "$big/matrix.txt" | paste -sd '|')|$(grep '^  WARNING in f49999:' "$big/matrix.txt")"
+
 # --- the fixtures' stage tables are tools/stages.tsv's ---
 stages_of()
 {
 	awk -F'\t' '!/^#/ && NF { print $1, $2 }' "$1"
 }
-for f in mixed pass targets; do
+for f in mixed pass targets crashes; do
 	t_eq "fixture $f has the stages of tools/stages.tsv" \
 		"$(stages_of "$T_TOP/tools/stages.tsv" | xargs)" \
 		"$(stages_of "$FIX/$f/stages.tsv" | xargs)"

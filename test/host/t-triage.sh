@@ -3,8 +3,10 @@
 #
 # t-triage.sh - fixture tests of tools/bin/triage: consoles of a 6.1
 # bisect.config guest (clean, panic, hung, kernel BUG in rmmod, WARNING,
-# explicit dump_stack) against complete, truncated, erroring and
-# differing results of test/guest/runner.c.
+# explicit dump_stack; arm64's BUG and NULL dereference, a panic without
+# a splat, a hung task) against complete, truncated, erroring and
+# differing results of test/guest/runner.c, and the crash title of every
+# splat, on the fixtures, made-up consoles and fuzzed ones.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -34,7 +36,7 @@ last_detail()
 	grep '^boot-detail' "$T_OUT" | tail -n 1
 }
 
-t_plan 103
+t_plan 150
 
 # --- clean quiet boot, all tests as declared ---
 triage "clean boot, complete results: exit 0" 0 \
@@ -228,6 +230,188 @@ for k in warn:warning ubsan:warning opcode:oops arm64:oops gpf:oops null:oops; d
 		complete.ktap expect.tsv
 	t_grep "splat-${k%%:*}: boot FAIL ${k#*:}" "^boot${TAB}FAIL${TAB}${k#*:}\$" "$T_OUT"
 done
+
+# --- crash titles: one per distinct splat, as syzbot names them ---
+# title_of(): the title records triage prints for console $1, joined by "|".
+title_of()
+{
+	"$TRIAGE" --console "$1" --results "$FIX/complete.ktap" \
+		--expect "$FIX/expect.tsv" > "$T_OUT" 2>&1
+	grep "^title${TAB}" "$T_OUT" | cut -f 2- | paste -sd '|'
+}
+
+while IFS='|' read -r f want; do
+	t_eq "title of $f: ${want:-none}" "$want" "$(title_of "$FIX/$f")"
+done <<'TITLES'
+bug-rmmod.console|kernel BUG in __symbol_put
+bug-arm64.console|kernel BUG in __symbol_put
+warning.console|WARNING in arch_install_hw_breakpoint
+panic.console|BUG: kernel NULL pointer dereference in sample_hbp_handler
+null-arm64.console|BUG: kernel NULL pointer dereference in sample_hbp_handler
+hung.console|BUG: kernel NULL pointer dereference in kallsyms_on_each_symbol
+hungtask.console|INFO: task hung in hw_break_module_exit
+panic-init.console|Kernel panic - not syncing: Attempted to kill init!
+splat-arm64.console|kernel BUG
+splat-gpf.console|general protection fault
+splat-null.console|BUG: kernel NULL pointer dereference
+splat-opcode.console|invalid opcode
+splat-ubsan.console|UBSAN: shift-out-of-bounds in kernel/foo.c
+splat-warn.console|WARNING in f
+dumpstack.console|
+clean.console|
+lookalike.console|
+TITLES
+title_of "$FIX/panic.console" > /dev/null
+t_eq "the title record comes after the boot's, before the tests'" \
+	"boot boot-detail title tests test" \
+	"$(cut -f 1 "$T_OUT" | uniq | xargs)"
+triage "arm64 BUG: exit 1" 1 bug-arm64.console complete.ktap expect.tsv
+t_grep "arm64 BUG: boot FAIL oops" "^boot${TAB}FAIL${TAB}oops\$" "$T_OUT"
+triage "arm64 NULL dereference: exit 1" 1 null-arm64.console complete.ktap expect.tsv
+t_grep "arm64 NULL dereference: boot FAIL panic" "^boot${TAB}FAIL${TAB}panic\$" "$T_OUT"
+triage "panic without a splat: exit 1" 1 panic-init.console complete.ktap expect.tsv
+t_grep "panic without a splat: boot FAIL panic" "^boot${TAB}FAIL${TAB}panic\$" "$T_OUT"
+triage "hung task: exit 1" 1 hungtask.console hung.ktap expect.tsv --timed-out 300
+t_grep "hung task: a timed-out boot has its title too" \
+	"^title${TAB}INFO: task hung in hw_break_module_exit\$" "$T_OUT"
+
+# con(): a console of the message lines given, time-stamped, as $T_TMP/$1.
+con()
+{
+	local name=$1; shift
+	local line n=0
+	for line in "$@"; do
+		printf '[%5d.%06d] %s\r\n' 1 "$((n++))" "$line"
+	done > "$T_TMP/$name"
+	echo "$T_TMP/$name"
+}
+
+t_eq "WARNINGs: each distinct title once, in order of first appearance" \
+	"WARNING in b|WARNING in a|kernel BUG in c" \
+	"$(title_of "$(con warns.console \
+		'WARNING: CPU: 0 PID: 1 at x.c:1 b+0x1/0x2' '---[ end trace 0 ]---' \
+		'WARNING: CPU: 0 PID: 1 at x.c:2 a+0x1/0x2 [m]' '---[ end trace 0 ]---' \
+		'WARNING: CPU: 0 PID: 1 at x.c:1 b+0x1/0x2' '---[ end trace 0 ]---' \
+		'kernel BUG at x.c:9!' 'invalid opcode: 0000 [#1]' 'RIP: 0010:c+0x1/0x2' \
+		'---[ end trace 0 ]---' 'WARNING: CPU: 0 PID: 1 at x.c:2 a+0x1/0x2')")"
+t_eq "a compiler's clone suffix is dropped, the RIP names the function" \
+	"BUG: unable to handle page fault in foo" \
+	"$(title_of "$(con clone.console \
+		'BUG: unable to handle page fault for address: ffffc90000abc000' \
+		'#PF: supervisor read access in kernel mode' 'Oops: 0000 [#1] PREEMPT' \
+		'RIP: 0010:foo.isra.0+0x1d/0x40 [m]')")"
+t_eq "KASAN: the access and the function of the header" \
+	"KASAN: slab-out-of-bounds Read in foo" \
+	"$(title_of "$(con kasan.console 'BUG: KASAN: slab-out-of-bounds in foo+0x12/0x30' \
+		'Read of size 8 at addr ffff888003d6c400 by task runner/83' 'Call Trace:' \
+		' dump_stack_lvl+0x33/0x46' ' kasan_report+0xb9/0xf0' ' bar+0x1/0x2')")"
+t_eq "UBSAN: the first frame not of the report" \
+	"UBSAN: array-index-out-of-bounds in bar" \
+	"$(title_of "$(con ubsan.console 'UBSAN: array-index-out-of-bounds in kernel/foo.c:3:4' \
+		'index 9 is out of range for type int [8]' 'Call Trace:' ' <TASK>' \
+		' dump_stack_lvl+0x33/0x46' ' ubsan_epilogue+0x5/0x40' \
+		' __ubsan_handle_out_of_bounds+0x8a/0xa0' ' bar.cold+0x10/0x20' ' baz+0x1/0x2')")"
+t_eq "soft lockup: the RIP" "BUG: soft lockup in spin" \
+	"$(title_of "$(con lockup.console \
+		'watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [runner:83]' \
+		'Modules linked in: m' 'RIP: 0010:spin+0x5/0x10 [m]' 'Call Trace:' ' other+0x1/0x2')")"
+t_eq "RCU stall: the stalled CPU's RIP, after the report's own trace" \
+	"INFO: rcu detected stall in spin" \
+	"$(title_of "$(con stall.console 'rcu: INFO: rcu_preempt self-detected stall on CPU' \
+		'NMI backtrace for cpu 0' 'Call Trace:' ' <IRQ>' ' dump_stack_lvl+0x33/0x46' \
+		' rcu_dump_cpu_stacks+0xc2/0x100' ' </IRQ>' 'RIP: 0010:spin+0x5/0x10')")"
+t_eq "a panic after a splat has no title of its own" "WARNING in w" \
+	"$(title_of "$(con panic-on-warn.console 'WARNING: CPU: 0 PID: 1 at x.c:1 w+0x1/0x2' \
+		'Kernel panic - not syncing: panic_on_warn set ...')")"
+t_eq "a panic's title is its first sentence" \
+	"Kernel panic - not syncing: No working init found" \
+	"$(title_of "$(con noinit.console \
+		'Kernel panic - not syncing: No working init found.  Try passing init= option to kernel. See Linux Documentation/admin-guide/init.rst for guidance.')")"
+t_eq "a BUG without a function: its kind" "BUG: scheduling while atomic" \
+	"$(title_of "$(con atomic.console 'BUG: scheduling while atomic: runner/83/0x00000002')")"
+t_eq "a title is never empty" "+0x1/0x2|BUG|kernel BUG at" \
+	"$(title_of "$(con empty.console '+0x1/0x2: 0000 [#1]' '---[ end trace 0 ]---' \
+		'BUG: , x' '---[ end trace 0 ]---' 'kernel BUG at :1!')")"
+
+# --- long titles and bytes that are not UTF-8 ---
+long=$(printf 'x%.0s' {1..300})
+printf '[    1.000000] WARNING: CPU: 0 PID: 1 at x.c:1 %s+0x1/0x2\n' "$long" \
+	> "$T_TMP/long.console"
+printf '[    1.000001] Kernel panic - not syncing: \xff\xc3 %s\t\x01%s\n' \
+	"$(printf 'é%.0s' {1..100})" "tail" > "$T_TMP/odd.console"
+t_rc "a long title: exit 1" 1 "$TRIAGE" --console "$T_TMP/long.console" \
+	--results "$FIX/complete.ktap" --expect "$FIX/expect.tsv"
+grep "^title${TAB}" "$T_OUT" | cut -f 2- > "$T_TMP/long.titles"
+t_rc "an odd title: exit 1" 1 "$TRIAGE" --console "$T_TMP/odd.console" \
+	--results "$FIX/complete.ktap" --expect "$FIX/expect.tsv"
+grep "^title${TAB}" "$T_OUT" | cut -f 2- >> "$T_TMP/long.titles"
+t_eq "long, odd titles: one line each, no tab in a title" "1 1" \
+	"$(grep -c "^title" "$T_OUT") $(grep -c "^title${TAB}[^${TAB}]*\$" "$T_OUT")"
+t_eq "a long function: the title is cut to 120 bytes" \
+	"WARNING in ${long:0:109}" "$(sed -n 1p "$T_TMP/long.titles")"
+t_grep "bytes that are not UTF-8 are ?, cut between two characters" \
+	'^Kernel panic - not syncing: \?\? (é){44}$' "$T_TMP/long.titles"
+t_eq "the titles are valid UTF-8, 120 bytes at most" "ok 0" \
+	"$(iconv -f UTF-8 -t UTF-8 "$T_TMP/long.titles" > /dev/null && echo ok) $(LC_ALL=C awk 'length($0) > 120' "$T_TMP/long.titles" | wc -l)"
+
+# --- 20,000 splats: the distinct titles in n log n ---
+awk 'BEGIN { for (i = 0; i < 20000; i++)
+	printf "[    1.%06d] WARNING: CPU: 0 PID: 1 at x.c:%d f%d+0x1/0x2\n---[ end trace 0 ]---\n",
+		i, i, i % 1000 }' > "$T_TMP/many.console"
+t_rc "20k splats judged within 20 s" 1 timeout 20 "$TRIAGE" --console "$T_TMP/many.console" \
+	--results "$FIX/complete.ktap" --expect "$FIX/expect.tsv"
+t_eq "20k splats: 1000 titles, by first appearance" "1000 WARNING in f0 WARNING in f999" \
+	"$(grep -c "^title${TAB}" "$T_OUT") $(grep "^title${TAB}" "$T_OUT" | sed -n '1p;$p' | cut -f 2 | paste -sd ' ')"
+
+# --- fuzzed consoles: splat lines cut, mixed and garbled; never a crash ---
+mkdir -p "$T_TMP/fuzz"
+LC_ALL=C awk -v dir="$T_TMP/fuzz" -v n=150 '
+	BEGIN {
+		nw = split("kernel BUG at |WARNING: CPU: 0 PID: 1 at |RIP: 0010:|pc : |" \
+			   "Call Trace:|Call trace:|---[ end trace|Kernel panic - not syncing: |" \
+			   "BUG: |BUG: KASAN: | in |+0x|/0x|: 0000 [#1]|Internal error: |" \
+			   "INFO: task x blocked for more than |UBSAN: |Oops|? |<TASK>|" \
+			   "Read of size |watchdog: BUG: soft lockup|rcu: INFO: rcu_x detected stall|" \
+			   "Unable to handle kernel |.isra|[    1.000000] ", word, "|")
+	}
+	{ pool[np++] = $0 }
+	END {
+		srand(20250609)
+		for (f = 0; f < n; f++) {
+			out = dir "/" f ".console"
+			lines = int(rand() * 400)
+			for (l = 0; l < lines; l++) {
+				s = pool[int(rand() * np)]
+				r = rand()
+				if (r < 0.2)
+					s = substr(s, 1, int(rand() * length(s)))
+				else if (r < 0.4)
+					s = s word[1 + int(rand() * nw)] substr(s, int(rand() * length(s)))
+				else if (r < 0.5)
+					for (b = 0; b < 8; b++)
+						s = s sprintf("%c", 1 + int(rand() * 255))
+				else if (r < 0.6)
+					s = word[1 + int(rand() * nw)] word[1 + int(rand() * nw)] \
+					    word[1 + int(rand() * nw)]
+				printf "%s%s", s, rand() < 0.9 ? "\n" : "\r" > out
+			}
+			close(out)
+		}
+	}' "$FIX"/*.console
+bad=
+: > "$T_TMP/fuzz.titles"
+for f in "$T_TMP"/fuzz/*.console; do
+	"$TRIAGE" --console "$f" --results "$FIX/complete.ktap" \
+		--expect "$FIX/expect.tsv" > "$T_OUT" 2>&1
+	rc=$?
+	((rc <= 1)) || bad+=" ${f##*/}: exit $rc;"
+	grep "^title${TAB}" "$T_OUT" | cut -f 2- >> "$T_TMP/fuzz.titles"
+done
+t_eq "150 fuzzed consoles: exit 0 or 1, never a crash" "" "$bad"
+t_eq "fuzzed consoles: titles are valid UTF-8, 1 to 120 bytes, no tab" "ok 0" \
+	"$(iconv -f UTF-8 -t UTF-8 "$T_TMP/fuzz.titles" > /dev/null && echo ok) $(LC_ALL=C awk -F'\t' 'NF != 1 || length($0) < 1 || length($0) > 120' "$T_TMP/fuzz.titles" | wc -l)"
+t_eq "fuzzed consoles: titles were found" yes \
+	"$( (($(wc -l < "$T_TMP/fuzz.titles") > 50)) && echo yes || echo no)"
 
 # --- 100k results and expectations: log-time lookups, not minutes ---
 awk 'BEGIN { print "KTAP version 1"

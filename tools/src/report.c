@@ -25,6 +25,17 @@
  *	RUNDIR/details/<index>-<target>-<stage>.txt	(scope target):
  *				optional lines quoted under a FAIL, cached-FAIL
  *				or acked cell
+ *	RUNDIR/boot/<index>-<target>/triage.tsv	optional: what triage
+ *				said of the boot of that step on that target;
+ *				its "title<TAB>TITLE" lines are the boot's
+ *				crash titles. Read for each cell of the stage
+ *				named "boot", when it has scope target and the
+ *				cell is no skip (the guest booted); a missing
+ *				file has no titles. Its other lines are not
+ *				read, and a title line whose title is empty or
+ *				is followed by another field is ignored; a
+ *				title is cut to 120 bytes, between two UTF-8
+ *				characters.
  *
  * Statuses: ok, FAIL, skip, acked, cached-ok, cached-acked, cached-FAIL,
  * cached-skip (a cached cell's summary names the run it comes from). A
@@ -75,7 +86,9 @@
  * out with the space after it when unknown. The detail lines of a FAIL,
  * cached-FAIL or acked cell (blank ones dropped, 40 at most, then a
  * "... more lines in details/..." line) come right before its result
- * line as "# " diagnostics, at its indentation. "# Totals:" counts the
+ * line as "# " diagnostics, at its indentation; after them, a boot cell
+ * gives each of its crash titles as a "# crash: TITLE" diagnostic, in
+ * the order of its triage.tsv. "# Totals:" counts the
  * cells' results: ok, acked and cached-ok pass; FAIL and cached-FAIL
  * fail; skip, cached-skip and missing cells skip.
  *
@@ -88,9 +101,23 @@
  * stage of scope target: one row per step and no target column.
  * Then one block per failed cell, "step <label> <stage>: ..." or, for
  * a target-scope stage, "step <label> <target> <stage>: ...", with its
- * summary, detail lines and log, and last the line "N steps, P passed,
- * F failed, S skipped", which counts steps: failed when a cell failed,
- * skipped when all cells were skipped, passed otherwise.
+ * summary, detail lines and log. Then, when a boot cell has a crash
+ * title, the block "crashes:" with one line per distinct title, in order
+ * of first appearance (step, then target, then triage.tsv order):
+ *
+ *	  TITLE: introduced by <step>, still at <step> (<targets>)
+ *	  TITLE: at <step> only (<targets>)
+ *	  TITLE: introduced by <step>, gone at <step> (<targets>)
+ *
+ * "introduced by" names the first step with the title; "still at" the
+ * last step that booted on a target whose last boot still has the title
+ * (the latest of those targets'); otherwise, on every target the next
+ * step that booted after its last one with the title has it gone: "gone
+ * at" names the latest of those steps, "at <step> only" says the title
+ * was at one step only. <targets> are the targets with the title, in
+ * targets.tsv order, joined by ", ". Last comes the line "N steps, P
+ * passed, F failed, S skipped", which counts steps: failed when a cell
+ * failed, skipped when all cells were skipped, passed otherwise.
  *
  * Exit status: 0 no cell failed, 1 a cell failed (cached-FAIL too),
  * 2 usage or I/O error, or an input error (its message names FILE:LINE).
@@ -113,6 +140,7 @@
 #define DETAIL_MAX	40	/* detail lines quoted per cell */
 #define ELAPSED_MAX	1000000000000L	/* ms, about 31 years */
 #define CELL_LEN	32	/* bytes of a matrix cell, "FAIL* 1000000000.0s" */
+#define TITLE_MAX	120	/* bytes of a crash title */
 #define TARGET_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-"
 #define TARGET_RULE	"expected letters, digits, \".\", \"_\", \"+\" and \"-\", not \"-\" first"
 
@@ -305,6 +333,19 @@ static char *none(char *s)
 	return strcmp(s, "-") ? s : s + 1;
 }
 
+/* A crash title of a boot cell. */
+struct crash {
+	char *title;
+	size_t step;		/* in run->step */
+	size_t target;		/* in run->target */
+};
+
+/* A line of the matrix's "crashes:" block. */
+struct crash_line {
+	size_t first;		/* the title's first crash, in run->crash */
+	char *text;
+};
+
 struct run {
 	const char *dir;
 	struct lines meta;
@@ -314,6 +355,11 @@ struct run {
 	struct target **by_name;	/* the same, sorted by name */
 	size_t nr_target;
 	size_t per_step;	/* cells per step */
+	struct crash *crash;	/* by step, target and line (read_crashes) */
+	size_t nr_crash;
+	size_t *crash_at;	/* where a boot cell's crashes start, or NULL */
+	struct crash_line *crash_line;	/* by first appearance */
+	size_t nr_crash_line;
 };
 
 /* The cells of target @t of step @st: one per target-scope stage. */
@@ -688,6 +734,251 @@ static enum verdict verdict(const struct cell *c, size_t n)
 	return skipped == n ? V_SKIP : V_PASS;
 }
 
+/*
+ * Crash titles (triage's "title" records) of the boot cells: read per
+ * cell, then grouped by title across steps and targets.
+ */
+
+/* The boot stage, when it has scope target; else -1. */
+static int boot_stage(void)
+{
+	int k = lookup(stage_name, nr_stages, "boot");
+
+	return k >= 0 && stage_scope[k] == SCOPE_TARGET ? k : -1;
+}
+
+/* Did the boot cell (stage @k) of step @st on target @t boot? */
+static int booted(const struct step *st, int k, size_t t)
+{
+	return !is_skip(cell_of(st, k, t)->st);
+}
+
+static void add_crash(struct run *run, size_t *cap, const char *title,
+		      size_t i, size_t t)
+{
+	struct crash *c;
+
+	if (run->nr_crash == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		run->crash = xrealloc(run->crash, *cap * sizeof(*run->crash));
+	}
+	c = &run->crash[run->nr_crash++];
+	c->title = xasprintf("%.*s",
+			     (int)utf8_cut(title, strlen(title), TITLE_MAX), title);
+	c->step = i;
+	c->target = t;
+}
+
+/* The "title" records of RUNDIR/boot/<index>-<target>/triage.tsv. */
+static void read_triage(struct run *run, size_t *cap, size_t i, size_t t)
+{
+	const struct step *st = &run->step[i];
+	char *path, *title;
+	struct lines l;
+	size_t n;
+
+	path = xasprintf("%s/boot/%ld-%s/triage.tsv", run->dir, st->index,
+			 run->target[t].name);
+	if (read_lines(&l, path, 1)) {
+		free(path);
+		return;
+	}
+	for (n = 0; n < l.nr; n++) {
+		if (strncmp(l.v[n], "title\t", 6))
+			continue;
+		title = l.v[n] + 6;
+		title += strspn(title, " ");
+		rtrim(title);
+		/* Malformed: no title, or more fields. */
+		if (!*title || strchr(title, '\t'))
+			continue;
+		add_crash(run, cap, title, i, t);
+	}
+	free(l.v);
+	free(l.buf);
+	free(path);
+}
+
+/*
+ * The titles of every boot cell that booted, in step order, then target
+ * order, then file order; run->crash_at[i * nr_target + t] is where those
+ * of step i and target t start.
+ */
+static void read_crashes(struct run *run)
+{
+	const int k = boot_stage();
+	size_t i, t, at = 0, cap = 0;
+
+	if (k < 0)
+		return;
+	run->crash_at = xrealloc(NULL, (run->nr_step * run->nr_target + 1) *
+				 sizeof(*run->crash_at));
+	for (i = 0; i < run->nr_step; i++) {
+		for (t = 0; t < run->nr_target; t++) {
+			run->crash_at[at++] = run->nr_crash;
+			if (booted(&run->step[i], k, t))
+				read_triage(run, &cap, i, t);
+		}
+	}
+	run->crash_at[at] = run->nr_crash;
+}
+
+/* The crashes of the boot cell of step @i on target @t: [*first, end). */
+static size_t cell_crashes(const struct run *run, size_t i, size_t t,
+			   size_t *first)
+{
+	size_t at = i * run->nr_target + t;
+
+	if (!run->crash_at) {
+		*first = 0;
+		return 0;
+	}
+	*first = run->crash_at[at];
+	return run->crash_at[at + 1];
+}
+
+/* By title, then target, then step, then position: a title's group. */
+static int cmp_crash(const void *a, const void *b)
+{
+	const struct crash *x = *(const struct crash * const *)a;
+	const struct crash *y = *(const struct crash * const *)b;
+	int c = strcmp(x->title, y->title);
+
+	if (c)
+		return c;
+	if (x->target != y->target)
+		return (x->target > y->target) - (x->target < y->target);
+	if (x->step != y->step)
+		return (x->step > y->step) - (x->step < y->step);
+	return (x > y) - (x < y);
+}
+
+static int cmp_crash_line(const void *a, const void *b)
+{
+	const struct crash_line *x = a, *y = b;
+
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/*
+ * Per step and target, the next step that booted on the target after it
+ * (boot stage @k); run->nr_step when none did.
+ */
+static void next_boots(const struct run *run, int k, size_t *next)
+{
+	const size_t nt = run->nr_target;
+	size_t i, t, later;
+
+	for (t = 0; t < nt; t++) {
+		later = run->nr_step;
+		for (i = run->nr_step; i-- > 0;) {
+			next[i * nt + t] = later;
+			if (booted(&run->step[i], k, t))
+				later = i;
+		}
+	}
+}
+
+/*
+ * The line of the title of the group @g[0..n) (sorted by cmp_crash):
+ * where it first appeared, whether the last step that booted still has
+ * it or which step it was gone at, and its targets.
+ */
+static char *crash_text(const struct run *run, struct crash **g, size_t n,
+			const size_t *next)
+{
+	size_t a, b, lo = SIZE_MAX, hi = 0, still = SIZE_MAX, gone = 0;
+	size_t last, after;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	out = open_memstream(&text, &len);
+	if (!out)
+		die("out of memory");
+	for (a = 0; a < n; a = b) {
+		for (b = a; b < n && g[b]->target == g[a]->target; b++) {
+			if (g[b]->step < lo)
+				lo = g[b]->step;
+			if (g[b]->step > hi)
+				hi = g[b]->step;
+		}
+		/*
+		 * The target's last step with the title is its last step
+		 * that booted, or the next step that booted has it gone.
+		 */
+		last = g[b - 1]->step;
+		after = next[last * run->nr_target + g[a]->target];
+		if (after == run->nr_step) {
+			if (still == SIZE_MAX || last > still)
+				still = last;
+		} else if (after > gone) {
+			gone = after;
+		}
+	}
+	fprintf(out, "%s: ", g[0]->title);
+	if (still != SIZE_MAX)
+		fprintf(out, "introduced by %s, still at %s", run->step[lo].label,
+			run->step[still].label);
+	else if (lo == hi)
+		fprintf(out, "at %s only", run->step[lo].label);
+	else
+		fprintf(out, "introduced by %s, gone at %s", run->step[lo].label,
+			run->step[gone].label);
+	for (a = 0; a < n; a++)
+		if (!a || g[a]->target != g[a - 1]->target)
+			fprintf(out, "%s%s", a ? ", " : " (",
+				run->target[g[a]->target].name);
+	fputc(')', out);
+	if (fclose(out))
+		die("out of memory");
+	return text;
+}
+
+/* One line per distinct title, in order of first appearance. */
+static void group_crashes(struct run *run)
+{
+	struct crash **by;
+	size_t a, b, first, *next;
+
+	if (!run->nr_crash)
+		return;
+	by = xrealloc(NULL, run->nr_crash * sizeof(*by));
+	for (a = 0; a < run->nr_crash; a++)
+		by[a] = &run->crash[a];
+	qsort(by, run->nr_crash, sizeof(*by), cmp_crash);
+	next = xrealloc(NULL, run->nr_step * run->nr_target * sizeof(*next));
+	next_boots(run, boot_stage(), next);
+	run->crash_line = xrealloc(NULL,
+				   run->nr_crash * sizeof(*run->crash_line));
+	for (a = 0; a < run->nr_crash; a = b) {
+		first = SIZE_MAX;
+		for (b = a; b < run->nr_crash &&
+		     !strcmp(by[b]->title, by[a]->title); b++)
+			if ((size_t)(by[b] - run->crash) < first)
+				first = by[b] - run->crash;
+		run->crash_line[run->nr_crash_line].first = first;
+		run->crash_line[run->nr_crash_line++].text =
+			crash_text(run, by + a, b - a, next);
+	}
+	qsort(run->crash_line, run->nr_crash_line, sizeof(*run->crash_line),
+	      cmp_crash_line);
+	free(next);
+	free(by);
+}
+
+/* The matrix's "crashes:" block; none without a title. */
+static void put_crashes(FILE *out, const struct run *run)
+{
+	size_t i;
+
+	if (!run->nr_crash_line)
+		return;
+	fputs("\ncrashes:\n", out);
+	for (i = 0; i < run->nr_crash_line; i++)
+		fprintf(out, "  %s\n", run->crash_line[i].text);
+}
+
 /* "4.1s" into buf, or "" when unknown; read_cells() bounds ms. */
 static const char *fmt_time(char *buf, size_t size, long ms)
 {
@@ -762,6 +1053,7 @@ static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
 	const struct cell *c = cell_of(st, k, t);
 	const char *tag = "", *time, *in = indent(level);
 	char tbuf[32];
+	size_t i, end;
 
 	tally[cell_verdict(c->st)]++;
 	if (c->st == ST_ACKED)
@@ -777,6 +1069,11 @@ static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
 	}
 	if (has_details(c->st))
 		put_details(out, run, st, k, t, diag(level));
+	if (stage_scope[k] == SCOPE_TARGET && k == boot_stage()) {
+		for (end = cell_crashes(run, st - run->step, t, &i); i < end; i++)
+			fprintf(out, "%scrash: %s\n", diag(level),
+				run->crash[i].title);
+	}
 	time = fmt_time(tbuf, sizeof(tbuf), c->ms);
 	fprintf(out, "%s%s %d %s", in, is_fail(c->st) ? "not ok" : "ok", num,
 		stage_name[k]);
@@ -1068,6 +1365,7 @@ static void write_matrix(FILE *out, const struct run *run)
 				fail_block(out, run, st, target_stage[p], t);
 		tally[verdict(st->cell, run->per_step)]++;
 	}
+	put_crashes(out, run);
 	fprintf(out, "\n%zu steps, %zu passed, %zu failed, %zu skipped\n",
 		run->nr_step, tally[V_PASS], tally[V_FAIL], tally[V_SKIP]);
 }
@@ -1107,6 +1405,8 @@ int main(int argc, char **argv)
 	read_meta(&run);
 	read_steps(&run);
 	read_cells(&run);
+	read_crashes(&run);
+	group_crashes(&run);
 
 	out = open_memstream(&ktap, &ktap_len);
 	if (!out)

@@ -64,4 +64,37 @@ static inline enum splat splat_kind(const char *msg)
 	return SPLAT_NONE;
 }
 
+/*
+ * A hang report: a detector found a task, a CPU or RCU that made no
+ * progress. No splat by splat_kind() (the runner and the boot verdict
+ * judge a hang by its timeout, and triage a report's trace by the trace),
+ * but its report names a function as a splat's does (triage's titles):
+ *
+ *	INFO: task runner:83 blocked for more than 120 seconds.
+ *	watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [runner:83]
+ *	rcu: INFO: rcu_preempt self-detected stall on CPU
+ */
+enum hang {
+	HANG_NONE,
+	HANG_TASK,	/* the hung task detector */
+	HANG_LOCKUP,	/* the soft lockup detector */
+	HANG_STALL,	/* an RCU stall */
+};
+
+static inline enum hang splat_hang(const char *msg)
+{
+	if (splat_starts(msg, "INFO: task ") &&
+	    strstr(msg, " blocked for more than "))
+		return HANG_TASK;
+	if (splat_starts(msg, "watchdog: "))
+		msg += strlen("watchdog: ");
+	if (splat_starts(msg, "BUG: soft lockup"))
+		return HANG_LOCKUP;
+	if (splat_starts(msg, "rcu: "))
+		msg += strlen("rcu: ");
+	if (splat_starts(msg, "INFO: rcu_") && strstr(msg, "detected stall"))
+		return HANG_STALL;
+	return HANG_NONE;
+}
+
 #endif /* BISECT_SPLAT_H */

@@ -33,6 +33,7 @@
  *	boot	ok|FAIL	ok|panic|timeout|booted X, built Y|oops|warning|no result
  *	identity	ok|FAIL|unknown	<booted uname -v>	<built uname -v>
  *	boot-detail	<console line>		(0..20 lines)
+ *	title	<crash title>		(one per distinct title)
  *	tests	ok|FAIL|skip	<summary>
  *	test	<id>	<yes|no|->	<yes|no|error|missing>	ok|FAIL	<diags>
  *
@@ -54,6 +55,52 @@
  * splat whose first frame is dump_stack*() is an explicit dump_stack(),
  * as in the hw_breakpoint sample handler.
  *
+ * Titles: every splat on the console, and a panic that no splat came
+ * before, gets a one-line title as syzbot names crashes; the "title"
+ * records give each distinct title once, in console order, whatever the
+ * verdict (a timed-out boot has them too). A splat starts at a line
+ * that splat.h's splat_kind() or splat_hang() knows and goes on to its
+ * "---[ end trace", the next such line or 200 lines; a die() header
+ * ("Oops: 0000 [#1]", "invalid opcode: ...", "Internal error: ...")
+ * right after a BUG or "Unable to handle kernel" header is part of it.
+ * The title is "<kind> in <function>":
+ *
+ *	kernel BUG at <file>:<line>!		kernel BUG
+ *	WARNING: CPU: 0 PID: 1 at <file> f+..	WARNING
+ *	WARNING: <what>, BUG: <what>		WARNING: <what>, BUG: <what>
+ *	BUG: KASAN: <what> in f+...		KASAN: <what> Read|Write
+ *	UBSAN: <what> in <file>			UBSAN: <what>
+ *	Unable to handle kernel NULL pointer dereference ...
+ *						BUG: kernel NULL pointer dereference
+ *	Unable to handle kernel <what> at ...	Unable to handle kernel <what>
+ *	<what>: 0000 [#1], Internal error: <what>: ... [#1]
+ *						<what> ("Oops - BUG": kernel BUG)
+ *	INFO: task <task> blocked for more than ...	INFO: task hung
+ *	[watchdog: ]BUG: soft lockup ...	BUG: soft lockup
+ *	[rcu: ]INFO: rcu_<flavour> ...detected stall...	INFO: rcu detected stall
+ *
+ * where <what> ends before the first ",", ":", "!", " at ", " in ", " on
+ * CPU", " for address" or " - " (the address, CPU, task or place of
+ * this one crash). The function is the one the header names (WARNING,
+ * KASAN); else the first frame of the registers' instruction pointer
+ * ("RIP: 0010:f+0x3d/0x40" on x86, "pc : f+0x54/0x58" on arm64), but
+ * not for a hung task; else (no IP, or one without a symbol, as
+ * "RIP: 0010:0x0") the first frame of its "Call Trace:" that is no
+ * "? " guess and not of the code that reports a splat or takes its
+ * trap (dump_stack*, __warn, report_bug, exc_*, asm_exc_*, page fault
+ * and die() handling, ubsan_*, kasan_*; for a hung task also frames
+ * that wait or sleep, for an RCU stall also the stall report's and the
+ * timer interrupt's). A function loses its offset "+0x3d/0x40", module
+ * " [mod]" and the suffix of a compiler's clone (".isra.0", ".cold").
+ * Without a function the title is the kind alone, or "kernel BUG at
+ * <file>", "WARNING at <file>", "UBSAN: <what> in <file>" when the
+ * header gives the file. A panic's title is "Kernel panic - not
+ * syncing: <message>": its first sentence (cut at ". " or after "! "),
+ * without a final ".". A plain dump_stack() is no splat and gets no
+ * title. A title is one line without tabs, bytes that are not UTF-8
+ * shown as "?", runs of spaces made one, a function's offset
+ * "+0x../0x.." dropped, and 1 to 120 bytes, cut between two characters.
+ *
  * Exit status: 0 boot and tests ok, 1 either failed, 2 usage or I/O
  * error.
  */
@@ -74,6 +121,12 @@
 #define PANIC_BEFORE	15	/* lines before a panic without a splat */
 #define BAD_AFTER	4	/* lines quoted after each bad line */
 #define QUOTE_MAX	300	/* bytes of one quoted field */
+#define TITLE_MAX	120	/* bytes of a crash title */
+#define TITLE_BUF	512	/* bytes of a title or its parts, uncut */
+#define PART_MAX	200	/* bytes of a part taken from a header */
+#define SPLAT_LINES	200	/* lines of a splat searched for its function */
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum bad {
 	BAD_NONE,
@@ -988,6 +1041,492 @@ static void print_tests(const struct results *res, const struct expect *exp,
 	}
 }
 
+/*
+ * Crash titles, one line per splat as syzbot names them (see the header
+ * comment): what happened, " in ", and the function it happened in.
+ */
+
+#define SYM_CHARS	"abcdefghijklmnopqrstuvwxyz" \
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_."
+#define HEX_CHARS	"0123456789abcdef"
+
+/*
+ * The function of the stack frame "func+0x1d/0x40 [module]" at @s into
+ * @fn (@size bytes, at least 1), without the compiler's suffix of a
+ * clone (".isra.0", ".cold"); returns its length, or 0 when @s is not
+ * such a frame ("? func+...", "0x41c5fb", "<TASK>"). A space or a comma
+ * may follow the frame.
+ */
+static size_t frame_func(const char *s, char *fn, size_t size)
+{
+	size_t n = strspn(s, SYM_CHARS), name = strcspn(s, "."), h;
+	const char *p = s + n;
+
+	if (strncmp(p, "+0x", 3))
+		return 0;
+	p += 3;
+	h = strspn(p, HEX_CHARS);
+	if (!h || strncmp(p + h, "/0x", 3))
+		return 0;
+	p += h + 3;
+	h = strspn(p, HEX_CHARS);
+	if (!h || (p[h] != '\0' && p[h] != ' ' && p[h] != ','))
+		return 0;
+	if (name > n)
+		name = n;
+	if (name >= size)
+		name = size - 1;
+	memcpy(fn, s, name);
+	fn[name] = '\0';
+	return name;
+}
+
+/*
+ * The instruction pointer line of a splat's registers: "RIP: 0010:f+0x1/0x2"
+ * (x86), "pc : f+0x1/0x2" (arm64) and the like. Returns -1 when @m is
+ * none, 0 when it names no function ("RIP: 0010:0x0", a user space
+ * "RIP: 0033:0x41c5fb"), else the length of the function put in @fn.
+ */
+static int ip_func(const char *m, char *fn, size_t size)
+{
+	static const char * const ip[] = {
+		"RIP: ", "EIP: ", "pc : ", "epc : ", "PC is at ",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ip); i++) {
+		if (!splat_starts(m, ip[i]))
+			continue;
+		m += strlen(ip[i]);
+		if (strspn(m, HEX_CHARS) == 4 && m[4] == ':')
+			m += 5;		/* the code segment */
+		return frame_func(m, fn, size) ? 1 : 0;
+	}
+	return -1;
+}
+
+/* Frames of the code that reports a splat or takes its trap (prefixes). */
+static const char * const report_frames[] = {
+	"dump_stack", "__dump_stack", "show_stack", "show_regs", "__warn",
+	"warn_slowpath", "report_bug", "handle_bug", "die", "__die",
+	"do_trap", "do_error_trap", "oops_", "page_fault_oops",
+	"kernelmode_fixup_or_oops", "do_user_addr_fault", "exc_", "asm_exc_",
+	"__do_kernel_fault", "do_page_fault", "do_translation_fault",
+	"do_mem_abort", "bug_handler", "brk_handler", "call_break_hook",
+	"do_debug_exception", "el1", "panic", "check_panic_on_warn",
+	"ubsan_", "__ubsan_", "kasan_", "__kasan_", "__asan_", NULL,
+};
+
+/* Frames a hung task waits in, not the caller that waits (substrings). */
+static const char * const wait_frames[] = {
+	"sched", "switch_to", "wait", "mutex", "rwsem", "down_", "_lock",
+	"completion", "sleep", "synchronize", NULL,
+};
+
+/* Frames of an RCU stall's report, not the code that stalls (substrings). */
+static const char * const stall_frames[] = {
+	"rcu", "nmi_", "apic_timer", "timer_interrupt", "tick_",
+	"update_process_times", "hrtimer", "irq", NULL,
+};
+
+static int frame_skipped(const char *fn, const char * const *also)
+{
+	size_t i;
+
+	for (i = 0; report_frames[i]; i++)
+		if (splat_starts(fn, report_frames[i]))
+			return 1;
+	for (i = 0; also && also[i]; i++)
+		if (strstr(fn, also[i]))
+			return 1;
+	return 0;
+}
+
+/* A printf precision for @n bytes of a title's part: PART_MAX at most. */
+static int prec(size_t n)
+{
+	return n < PART_MAX ? (int)n : PART_MAX;
+}
+
+/*
+ * @a, @b and @c one after the other into @dst (@size bytes), cut when
+ * full; a character cut in two becomes "?" in title_clean().
+ */
+static void cat3(char *dst, size_t size, const char *a, const char *b,
+		 const char *c)
+{
+	const char *part[3] = { a, b, c };
+	size_t n = 0, len, i;
+
+	for (i = 0; i < 3; i++) {
+		len = strlen(part[i]);
+		if (len > size - 1 - n)
+			len = size - 1 - n;
+		memmove(dst + n, part[i], len);
+		n += len;
+	}
+	dst[n] = '\0';
+}
+
+/*
+ * The kind of a splat from its header's text @s: up to where the header
+ * goes on with the case at hand (an address, a CPU, a task, a location),
+ * at most @size - 1 bytes.
+ */
+static void cut_kind(char *kind, size_t size, const char *s)
+{
+	static const char * const sep[] = {
+		",", ":", "!", " at ", " in ", " on CPU", " for address", " - ",
+	};
+	size_t n = strlen(s), i;
+	const char *p;
+
+	for (i = 0; i < ARRAY_SIZE(sep); i++) {
+		p = strstr(s, sep[i]);
+		if (p && (size_t)(p - s) < n)
+			n = p - s;
+	}
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (n >= size)
+		n = size - 1;
+	memcpy(kind, s, n);
+	kind[n] = '\0';
+}
+
+/* What the header of a splat says, and how to read the rest of it. */
+struct splat_head {
+	char kind[TITLE_BUF];	/* "kernel BUG", "WARNING", ... */
+	char at[TITLE_BUF];	/* the title without a function, or "" */
+	char fn[TITLE_BUF];	/* the function the header names, or "" */
+	int use_ip;		/* the function is the registers' IP */
+	int merge_die;		/* a die() header after it is its own */
+	int kasan;		/* add the access ("Read", "Write") */
+	const char * const *skip;	/* more frames the trace skips */
+};
+
+/* "kernel BUG at kernel/module/main.c:784!": the file, no line. */
+static void bug_at(struct splat_head *h, const char *file)
+{
+	snprintf(h->at, sizeof(h->at), "kernel BUG at %.*s",
+		 prec(strcspn(file, ":! ")), file);
+}
+
+/*
+ * A WARN(): "WARNING: CPU: 0 PID: 92 at <file>:113 f+0x10c/0x120", "...
+ * at f+0x10c/0x120" (no file), or "WARNING: <file>:113 at f+0x10c/0x120,
+ * CPU#0: ..." (newer kernels). Returns 0 when @s is none of them.
+ */
+static int warn_at(struct splat_head *h, const char *s)
+{
+	const char *at = strstr(s, " at ");
+
+	if (!at || !frame_func(at + 4, h->fn, sizeof(h->fn))) {
+		if (!splat_starts(s, "CPU: "))
+			return 0;
+		if (at) {
+			at += 4;
+			snprintf(h->at, sizeof(h->at), "WARNING at %.*s",
+				 prec(strcspn(at, ": ")), at);
+			at = strchr(at, ' ');
+			if (at)
+				frame_func(at + 1, h->fn, sizeof(h->fn));
+		}
+	}
+	cat3(h->kind, sizeof(h->kind), "WARNING", "", "");
+	return 1;
+}
+
+/* "UBSAN: shift-out-of-bounds in kernel/foo.c:3:4" */
+static void ubsan_at(struct splat_head *h, const char *s)
+{
+	const char *in = strstr(s, " in ");
+	int what = prec(in ? (size_t)(in - s) : strlen(s));
+
+	snprintf(h->kind, sizeof(h->kind), "UBSAN: %.*s", what, s);
+	if (in)
+		snprintf(h->at, sizeof(h->at), "UBSAN: %.*s in %.*s", what, s,
+			 prec(strcspn(in + 4, ": ")), in + 4);
+}
+
+/* "BUG: KASAN: slab-out-of-bounds in f+0x1/0x2" */
+static void kasan_at(struct splat_head *h, const char *s)
+{
+	const char *in = strstr(s, " in ");
+
+	snprintf(h->kind, sizeof(h->kind), "KASAN: %.*s",
+		 prec(in ? (size_t)(in - s) : strlen(s)), s);
+	if (in)
+		frame_func(in + 4, h->fn, sizeof(h->fn));
+	h->kasan = 1;
+}
+
+/* A die() header, "Oops: 0002 [#1]", "Internal error: Oops - BUG: ...". */
+static int is_die_header(const char *m)
+{
+	return splat_die_header(m) || splat_starts(m, "Oops") ||
+	       splat_starts(m, "Internal error: ");
+}
+
+/* The header @m of a splat, into @h. */
+static void read_head(struct splat_head *h, const char *m)
+{
+	char what[TITLE_BUF], *w;
+
+	memset(h, 0, sizeof(*h));
+	h->use_ip = 1;
+	switch (splat_hang(m)) {
+	case HANG_TASK:
+		cat3(h->kind, sizeof(h->kind), "INFO: task hung", "", "");
+		h->use_ip = 0;
+		h->skip = wait_frames;
+		return;
+	case HANG_LOCKUP:
+		cat3(h->kind, sizeof(h->kind), "BUG: soft lockup", "", "");
+		return;
+	case HANG_STALL:
+		cat3(h->kind, sizeof(h->kind), "INFO: rcu detected stall", "",
+		     "");
+		h->skip = stall_frames;
+		return;
+	case HANG_NONE:
+		break;
+	}
+	if (splat_starts(m, "kernel BUG at ")) {
+		cat3(h->kind, sizeof(h->kind), "kernel BUG", "", "");
+		bug_at(h, m + strlen("kernel BUG at "));
+		h->merge_die = 1;
+	} else if (splat_starts(m, "WARNING: ")) {
+		if (warn_at(h, m + strlen("WARNING: ")))
+			return;
+		cut_kind(what, sizeof(what), m + strlen("WARNING: "));
+		cat3(h->kind, sizeof(h->kind), "WARNING: ", what, "");
+	} else if (splat_starts(m, "UBSAN: ")) {
+		ubsan_at(h, m + strlen("UBSAN: "));
+	} else if (splat_starts(m, "BUG: KASAN: ")) {
+		kasan_at(h, m + strlen("BUG: KASAN: "));
+	} else if (splat_starts(m, "BUG: ")) {
+		cut_kind(what, sizeof(what), m + strlen("BUG: "));
+		cat3(h->kind, sizeof(h->kind), "BUG", *what ? ": " : "", what);
+		h->merge_die = 1;
+	} else if (splat_starts(m, "Unable to handle kernel NULL pointer")) {
+		/* arm64's, as x86 says it */
+		cat3(h->kind, sizeof(h->kind), "BUG: kernel NULL pointer dereference",
+		     "", "");
+		h->merge_die = 1;
+	} else if (splat_starts(m, "Unable to handle kernel ")) {
+		cut_kind(h->kind, sizeof(h->kind), m);
+		h->merge_die = 1;
+	} else {
+		/* what comes before ": <code> [#<n>]" (arm64's "Oops - BUG") */
+		if (splat_starts(m, "Internal error: "))
+			m += strlen("Internal error: ");
+		snprintf(what, sizeof(what), "%.*s", prec(strcspn(m, ":,")), m);
+		w = trim(what);
+		if (!strcmp(w, "Oops - BUG"))
+			w = "kernel BUG";
+		else if (!*w)
+			w = "Oops";
+		cat3(h->kind, sizeof(h->kind), w, "", "");
+	}
+}
+
+/* "Read" or "Write" of a KASAN report's "Read of size 8 at addr ..." */
+static void kasan_access(struct splat_head *h, const char *m)
+{
+	size_t n = strlen(h->kind);
+
+	if (splat_starts(m, "Read of size ") ||
+	    splat_starts(m, "Write of size ")) {
+		snprintf(h->kind + n, sizeof(h->kind) - n, " %.*s",
+			 (int)strcspn(m, " "), m);
+		h->kasan = 0;
+	}
+}
+
+/*
+ * The title of the splat whose header is console line @i, into @t (@size
+ * bytes); returns the line after the splat. The splat goes on to its
+ * "---[ end trace", the next splat or panic, or SPLAT_LINES lines; a
+ * die() header right after a BUG is part of it.
+ */
+static size_t splat_title(const struct lines *con, size_t i, char *t,
+			  size_t size)
+{
+	char ip[TITLE_BUF] = "", frame[TITLE_BUF] = "";
+	struct splat_head h;
+	int ip_seen = -1;
+	size_t j, trace = 0;
+	const char *m, *fn;
+
+	read_head(&h, msg_start(con->v[i]));
+	for (j = i + 1; j < con->nr && j - i <= SPLAT_LINES; j++) {
+		m = msg_start(con->v[j]);
+		if (strstr(m, "---[ end trace")) {
+			j++;
+			break;
+		}
+		if (splat_kind(m) != SPLAT_NONE || splat_hang(m) != HANG_NONE) {
+			if (!h.merge_die || !is_die_header(m))
+				break;
+			h.merge_die = 0;
+			continue;
+		}
+		if (h.kasan)
+			kasan_access(&h, m);
+		if (ip_seen < 0)
+			ip_seen = ip_func(m, ip, sizeof(ip));
+		if (!trace) {
+			if (strstr(m, "Call Trace:") || strstr(m, "Call trace:"))
+				trace = j;
+		} else if (!*frame && frame_func(m, frame, sizeof(frame)) &&
+			   frame_skipped(frame, h.skip)) {
+			*frame = '\0';
+		}
+	}
+	fn = *h.fn ? h.fn : h.use_ip && ip_seen > 0 ? ip : frame;
+	if (*fn)
+		cat3(t, size, h.kind, " in ", fn);
+	else
+		cat3(t, size, *h.at ? h.at : h.kind, "", "");
+	return j;
+}
+
+/*
+ * "Kernel panic - not syncing: <message>": its first sentence, without a
+ * final ".".
+ */
+static void panic_title(const char *m, char *t, size_t size)
+{
+	const char *p = m + strlen("Kernel panic - not syncing");
+	size_t i, n;
+
+	p += strspn(p, ": ");
+	n = strlen(p);
+	for (i = 0; i < n; i++) {
+		if ((p[i] == '.' || p[i] == '!') && p[i + 1] == ' ') {
+			n = i + (p[i] == '!');
+			break;
+		}
+	}
+	while (n > 0 && (p[n - 1] == '.' || p[n - 1] == ' '))
+		n--;
+	snprintf(t, size, "Kernel panic - not syncing%s%.*s", n ? ": " : "",
+		 prec(n), p);
+}
+
+/*
+ * A title as printed: bytes that are not UTF-8 become "?", runs of
+ * spaces one space, the offset of a function ("f+0x1d/0x40") goes; at
+ * most TITLE_MAX bytes, cut between two characters, never empty.
+ */
+static char *title_clean(const char *s)
+{
+	size_t len = strlen(s), i = 0, n = 0, c, h;
+	char *t = xrealloc(NULL, len + 1);
+
+	while (i < len) {
+		c = utf8_len(s + i, len - i);
+		if (!c || (unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
+			t[n++] = '?';
+			i++;
+			continue;
+		}
+		if (s[i] == ' ' && (n == 0 || t[n - 1] == ' ')) {
+			i++;
+			continue;
+		}
+		if (n > 0 && strchr(SYM_CHARS, t[n - 1]) &&
+		    !strncmp(s + i, "+0x", 3)) {
+			h = strspn(s + i + 3, HEX_CHARS);
+			if (h && !strncmp(s + i + 3 + h, "/0x", 3) &&
+			    strspn(s + i + 6 + h, HEX_CHARS)) {
+				i += 6 + h;
+				i += strspn(s + i, HEX_CHARS);
+				continue;
+			}
+		}
+		memcpy(t + n, s + i, c);
+		n += c;
+		i += c;
+	}
+	n = utf8_cut(t, n, TITLE_MAX);
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	if (!n)
+		t[n++] = '?';	/* not from the kernel's formats */
+	t[n] = '\0';
+	return t;
+}
+
+struct titles {
+	char **v;
+	size_t nr, cap;
+};
+
+/*
+ * The title of every splat and of a panic that no splat came before, in
+ * console order.
+ */
+static void find_titles(const struct lines *con, struct titles *tl)
+{
+	char t[TITLE_BUF];
+	size_t i = 0;
+	int seen = 0;
+	const char *m;
+	enum splat k;
+
+	memset(tl, 0, sizeof(*tl));
+	while (i < con->nr) {
+		m = msg_start(con->v[i]);
+		k = splat_kind(m);
+		if (k == SPLAT_NONE && splat_hang(m) == HANG_NONE) {
+			i++;
+			continue;
+		}
+		if (k == SPLAT_PANIC) {
+			i++;
+			if (seen)
+				continue;
+			seen = 1;
+			panic_title(m, t, sizeof(t));
+		} else {
+			seen = 1;
+			i = splat_title(con, i, t, sizeof(t));
+		}
+		grow(&tl->v, &tl->cap, tl->nr, sizeof(*tl->v));
+		tl->v[tl->nr++] = title_clean(t);
+	}
+}
+
+/* One "title" record per distinct title, in order of first appearance. */
+static void print_titles(const struct lines *con)
+{
+	struct name_pos *idx;
+	struct titles tl;
+	char *first;
+	size_t i;
+
+	find_titles(con, &tl);
+	idx = xrealloc(NULL, (tl.nr + 1) * sizeof(*idx));
+	first = xrealloc(NULL, tl.nr + 1);
+	for (i = 0; i < tl.nr; i++) {
+		idx[i].name = tl.v[i];
+		idx[i].pos = i;
+	}
+	index_sort(idx, tl.nr);
+	for (i = 0; i < tl.nr; i++)
+		first[idx[i].pos] = !i || strcmp(idx[i].name, idx[i - 1].name);
+	for (i = 0; i < tl.nr; i++)
+		if (first[i])
+			printf("title\t%s\n", tl.v[i]);
+	for (i = 0; i < tl.nr; i++)
+		free(tl.v[i]);
+	free(tl.v);
+	free(first);
+	free(idx);
+}
+
 int main(int argc, char **argv)
 {
 	struct tests_verdict tests;
@@ -1007,6 +1546,7 @@ int main(int argc, char **argv)
 	judge_boot(&o, &con, &res, &boot);
 	judge_tests(&o, &res, exp, nr_exp, exp_idx, &boot, &tests);
 	print_boot(&o, &con, &boot);
+	print_titles(&con);
 	print_tests(&res, exp, nr_exp, &tests);
 
 	if (fflush(stdout) || ferror(stdout))
