@@ -121,8 +121,10 @@ t_rc()
 	if [[ "$rc" == "$expected" ]]; then
 		t_ok "$desc"
 	else
+		# The start says what ran, the end why it stopped.
 		t_fail "$desc" "expected exit $expected, actual exit $rc: $*" \
-			"output: $(head -n 10 "$T_OUT")"
+			"output: $(head -n 10 "$T_OUT")" \
+			"output's end: $(tail -n 5 "$T_OUT")"
 	fi
 }
 

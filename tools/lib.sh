@@ -183,13 +183,15 @@ run_logged()
 		printf ' %q' "$@"
 		printf '\n'
 	} >> "$log"
+	# A job's stdin would be /dev/null: keep the caller's (b4 send reads
+	# its confirmation from it).
 	if verbose; then
 		(
 			"$@" 2>&1 | tee -a "$log" >&2
 			exit "${PIPESTATUS[0]}"
-		) &
+		) <&0 &
 	else
-		"$@" >> "$log" 2>&1 &
+		"$@" <&0 >> "$log" 2>&1 &
 	fi
 	RUN_LOGGED_PID=$!
 	wait "$RUN_LOGGED_PID"

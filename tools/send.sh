@@ -192,6 +192,7 @@ compare_ids()
 check_run()
 {
 	local dir tsv key a b rexit='' rbase='' rname='' rversion='' rsteps=all rseries=''
+	local rtargets=all
 	local report base
 
 	WHY=()
@@ -211,6 +212,7 @@ check_run()
 		base) rbase=$a ;;
 		exit) rexit=$a ;;
 		steps) rsteps=$a ;;
+		targets) rtargets=$a ;;
 		patch-id) RUN_IDS[a]=$b ;;
 		esac
 	done < "$tsv"
@@ -227,6 +229,9 @@ check_run()
 	fi
 	if [[ "$rsteps" != all ]]; then
 		WHY+=("partial run: only steps $rsteps were checked (STEPS=$rsteps)")
+	fi
+	if [[ "$rtargets" != all ]]; then
+		WHY+=("partial run: only targets $rtargets were checked (TARGETS=$rtargets)")
 	fi
 	base=$(git_k rev-parse -q --verify "$BASE_REF^{commit}")
 	if [[ -z "$base" ]]; then

@@ -52,7 +52,7 @@ t_rc "an unknown test id is a setup error (128)" 128 \
 	"$T_TOP/tools/bisect-run" --expect no-such-test=yes "$WT"
 t_rc "an unknown target is a setup error (128)" 128 \
 	"$T_TOP/tools/bisect-run" --target no-such-target --expect hwbp-default-load=yes "$WT"
-t_grep "the error names the declared targets" 'declares no such target \(declared: x86_64-gcc\)' "$T_OUT"
+t_grep "the error names the declared targets" 'declares no such target \(declared: x86_64-gcc arm64-gcc x86_64-clang\)' "$T_OUT"
 
 git -C "$WT" bisect start "$tip" "$base" >/dev/null
 git -C "$WT" bisect run "$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes \

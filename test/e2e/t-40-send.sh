@@ -159,11 +159,11 @@ last_run()
 	fi
 }
 
-# run_is_current(): true when $RUN checked all steps of series.yaml with
-# the patch files as they are now (the same patch ids).
+# run_is_current(): true when $RUN checked all steps and targets of
+# series.yaml with the patch files as they are now (the same patch ids).
 run_is_current()
 {
-	local kind b ids='' want steps
+	local kind b ids='' want steps targets
 
 	[[ -r "$RUN/series.tsv" ]] || return 1
 	while IFS=$'\t' read -r kind _ b _; do
@@ -172,7 +172,8 @@ run_is_current()
 	done < <("$T_BIN/series" "$SERIES_FILE")
 	want=$(awk -F'\t' '$1 == "patch-id" { printf "%s ", $3 }' "$RUN/series.tsv")
 	steps=$(awk -F'\t' '$1 == "steps" { print $2 }' "$RUN/series.tsv")
-	[[ "$ids" == "$want" && "${steps:-all}" == all ]]
+	targets=$(awk -F'\t' '$1 == "targets" { print $2 }' "$RUN/series.tsv")
+	[[ "$ids" == "$want" && "${steps:-all}" == all && "$targets" == all ]]
 }
 
 # fake_run(): a copy of the passed run's series.tsv in directory $1 with
@@ -186,9 +187,10 @@ fake_run()
 
 	mkdir -p "$dir"
 	awk -F'\t' -v OFS='\t' -v k="$key" -v i="$idx" -v v="$val" '
-		$1 == k && k != "patch-id" { $2 = v }
-		$1 == k && k == "patch-id" && $2 == i { $3 = v }
-		{ print }' "$RUN/series.tsv" > "$dir/series.tsv"
+		$1 == k && k != "patch-id" { $2 = v; seen = 1 }
+		$1 == k && k == "patch-id" && $2 == i { $3 = v; seen = 1 }
+		{ print }
+		END { if (!seen) print k, v }' "$RUN/series.tsv" > "$dir/series.tsv"
 }
 
 # refused(): SEND=1 with LAST_RUN=$1 exits 1 and says reason $2 (ERE).
@@ -204,7 +206,7 @@ refused()
 }
 
 T_START=$(now_ms)
-t_plan 43
+t_plan 45
 defer_init
 defer rm -rf "$T_TMP"
 
@@ -270,6 +272,8 @@ fake_run "$T_TMP/run-failed" exit - 1
 refused "$T_TMP/run-failed" "run failed: exit 1 \\(report: " "the run failed"
 fake_run "$T_TMP/run-partial" steps - "0 1"
 refused "$T_TMP/run-partial" 'partial run: only steps 0 1 were checked' "a partial run"
+fake_run "$T_TMP/run-targets" targets - "x86_64-gcc"
+refused "$T_TMP/run-targets" 'partial run: only targets x86_64-gcc were checked' "a run of some targets"
 fake_run "$T_TMP/run-series" series - "$T_TMP/other.yaml"
 refused "$T_TMP/run-series" "another series file: the run checked $T_TMP/other.yaml" "another series file"
 fake_run "$T_TMP/run-base" base - 0123456789abcdef0123456789abcdef01234567

@@ -761,7 +761,7 @@ case_missing_tool()
 		f_run "no-$tool" "$FIX/panic.yaml" PATH="$bin"
 		t_eq "no $tool: exit 2" 2 "$F_RC"
 		t_grep "no $tool: names it and how to install it" \
-			"error: $tool not found: run 'make deps' \(Debian package $pkg\)" "$T_TMP/no-$tool.err"
+			"error: $tool not found: run 'make deps' \(Debian package.*\<$pkg\>" "$T_TMP/no-$tool.err"
 		f_left_behind "no $tool" "$F_PID"
 	done
 	f_case_end

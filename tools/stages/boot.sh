@@ -214,7 +214,7 @@ boot_tools()
 		[[ "${TGT_BOOT[$t]}" == yes ]] || continue
 		target_select "$t"
 		command -v "$QEMU" >/dev/null ||
-			die "$QEMU not found (target $t): run 'make deps' (Debian packages ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
+			die "$QEMU not found: run 'make deps' (Debian packages of target $t: ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
 		# The runner of the target's arch, static, made when missing
 		# or older than its source.
 		q=${RUNNER#"$TOP"/}
