@@ -66,18 +66,23 @@ cache_get()
 	rec_read "$d/record" || return 1
 	run=$REC_RUN
 	old=
-	[[ -n "$REC_STEP" ]] && old=$(cell_id "$REC_STEP" "$REC_TARGET")
-	now=$(cell_id "$idx" "$tgt")
-	detail=$(cell_detail "$idx" "$tgt" "$stage")
+	if [[ -n "$REC_STEP" ]]; then
+		cell_files "$REC_STEP" "$REC_TARGET" "$stage"
+		old=$CELL_PREFIX
+	fi
+	cell_files "$idx" "$tgt" "$stage"
+	now=$CELL_PREFIX
+	detail=$CELL_DETAIL
 	[[ -n "$REC_STATUS" && -n "$run" ]] || return 1
 	# Used now: pruning goes by the last use (prune.sh).
 	touch -c "$d"
-	cp "$d/record" "$(cell_rec "$idx" "$tgt" "$stage")" || return 1
+	cp "$d/record" "$CELL_REC" || return 1
 	[[ -f "$d/detail" ]] && text=$(< "$d/detail")
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
 		[[ -f "$d/evidence/${t//\//%}" ]] || continue
 		to=$RUNDIR/${t//@/$now}
-		mkdir -p "${to%/*}" && cp "$d/evidence/${t//\//%}" "$to"
+		[[ -d "${to%/*}" ]] || mkdir -p "${to%/*}" || return 1
+		cp "$d/evidence/${t//\//%}" "$to"
 		# The details name the evidence where it was made.
 		from=$WORKDIR/runs/$run/${t//@/$old}
 		[[ -n "$old" ]] && text=${text//"$from"/"$to"}

@@ -34,8 +34,8 @@ source "$TOP/tools/cache.sh"
 # run dir (progress.log: the run's timeline).
 progress()
 {
-	local t line
-	t=$(now_ms)
+	local t=${EPOCHREALTIME/[.,]/} line
+	t=$((t / 1000))
 	printf -v line '%s: [%7s] %s' "$PROG" "$(fmt_ms $((t - T0)))" "$*"
 	echo "$line" >&2
 	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"
@@ -114,6 +114,18 @@ cell_id()
 	echo "$id${3:+-$3}"
 }
 
+# cell_files(): the same without a fork (every cell asks, and a fork
+# costs milliseconds): CELL_PREFIX (the step's and target's id), CELL_REC,
+# CELL_LOG and CELL_DETAIL of cell ($1, $2, $3).
+cell_files()
+{
+	CELL_PREFIX=$1
+	[[ "$2" == - ]] || CELL_PREFIX+=-$2
+	CELL_REC=$RUNDIR/results/$CELL_PREFIX-$3.tsv
+	CELL_LOG=$RUNDIR/logs/$CELL_PREFIX-$3.log
+	CELL_DETAIL=$RUNDIR/details/$CELL_PREFIX-$3.txt
+}
+
 # cell_rec(), cell_log(), cell_detail(): the files of cell ($1, $2, $3).
 cell_rec()
 {
@@ -165,9 +177,10 @@ cell_lookup()
 	local rec
 
 	cache_get "$stage" "$key" "$idx" "$tgt" || return 1
-	rec=$(cell_rec "$idx" "$tgt" "$stage")
+	cell_files "$idx" "$tgt" "$stage"
+	rec=$CELL_REC
 	if [[ "$valid" != - ]] && ! "$valid" "$rec"; then
-		rm -f "$rec" "$(cell_detail "$idx" "$tgt" "$stage")"
+		rm -f "$rec" "$CELL_DETAIL"
 		return 1
 	fi
 	rec_read "$rec"

@@ -17,22 +17,30 @@ declare -A GROUP=(
 	[send]="b4 git python3-aiosmtpd"
 )
 
-# missing(): print the packages of the named groups that are not installed.
+# missing(): print the packages of the named groups that are not
+# installed; one dpkg-query for all of them (each is a fork, and every
+# run asks).
 missing()
 {
-	local g p
+	local g p want=() pkg status
+	local -A ok=()
+
 	for g in "$@"; do
 		if [[ "$g" == pkg:* ]]; then
-			p=${g#pkg:}
-			dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-				grep -q 'install ok installed' || echo "$p"
+			want+=("${g#pkg:}")
 			continue
 		fi
 		[[ -n "${GROUP[$g]:-}" ]] || die "unknown package group '$g' (known: ${!GROUP[*]})"
 		for p in ${GROUP[$g]}; do
-			dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
-				grep -q 'install ok installed' || echo "$p"
+			want+=("$p")
 		done
+	done
+	((${#want[@]})) || return 0
+	while IFS=$'\t' read -r pkg status; do
+		[[ "$status" == 'install ok installed' ]] && ok[${pkg%%:*}]=1
+	done < <(dpkg-query -W -f='${Package}\t${Status}\n' "${want[@]}" 2>/dev/null)
+	for p in "${want[@]}"; do
+		[[ -n "${ok[$p]:-}" ]] || echo "$p"
 	done | sort -u
 }
 

@@ -153,9 +153,8 @@ defer_init()
 # now_ms(): milliseconds since the epoch.
 now_ms()
 {
-	local t
-	t=$(date +%s%N)
-	echo $((t / 1000000))
+	local t=${EPOCHREALTIME/[.,]/}
+	echo $((t / 1000))
 }
 
 # fmt_ms(): format a millisecond count as seconds with one decimal.

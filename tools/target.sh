@@ -156,20 +156,54 @@ targets_deps()
 		die "cannot install the packages of the targets ${TGT_NAMES[*]} (tools/arch.tsv, tools/compiler.tsv)"
 }
 
+# path_of(): REPLY, where program $1 is on PATH ("" when nowhere), with
+# no fork.
+path_of()
+{
+	local d
+	local -a dirs
+	REPLY=
+	IFS=: read -r -a dirs <<< "$PATH"
+	for d in "${dirs[@]}"; do
+		if [[ -f "$d/$1" && -x "$d/$1" ]]; then
+			REPLY=$d/$1
+			return 0
+		fi
+	done
+	return 1
+}
+
 # toolchain_id(): what decides the current target's build output besides
 # tree and config: the compiler's and binutils' versions, and make's.
+# Asking them takes a fork or three each, at every run; the answer is
+# kept in WORKDIR under a key of the programs' files themselves (path,
+# size, mtime, ctime, inode of each, links resolved): an upgrade changes
+# those, and with them the key.
 toolchain_id()
 {
-	local c cmds
+	local c cmds bins=() key file
 	IFS=';' read -r -a cmds <<< "$(sub_cross "${CC_TAB[${TGT_COMPILER[$TGT]}:version]}")"
+	for c in "${cmds[@]}" make; do
+		path_of "${c%% *}"
+		bins+=("${REPLY:-${c%% *}}")
+	done
+	key=$(hash_of "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" \
+		"$(stat -L -c '%n %s %Y %Z %i' "${bins[@]}" 2>&1)")
+	file=$WORKDIR/toolchain/$key
+	if [[ -s "$file" ]]; then
+		echo "$(< "$file")"
+		return 0
+	fi
+	mkdir -p "$WORKDIR/toolchain"
 	{
 		echo "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}"
 		for c in "${cmds[@]}"; do
 			# shellcheck disable=SC2086  # a command and its words
-			$c | head -n 1
+			$c 2>&1 | head -n 1
 		done
-		make --version | head -n 1
-	} 2>&1
+		make --version 2>&1 | head -n 1
+	} > "$file.tmp.$$" && mv "$file.tmp.$$" "$file"
+	echo "$(< "$file")"
 }
 
 # build_ids(): per target, the build dir and the identities its build

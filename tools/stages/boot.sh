@@ -145,13 +145,14 @@ make_initramfs()
 	return 0
 }
 
-# qemu_version(): the first line of the current target's QEMU --version,
-# asked once per binary.
+# qemu_version(): QEMU_VER, the first line of the current target's QEMU
+# --version, asked once per binary (not from a $(...): a subshell's
+# answer would be asked again at every boot cell).
 qemu_version()
 {
 	[[ -n "${QEMU_VERSION[$QEMU]:-}" ]] ||
 		QEMU_VERSION[$QEMU]=$("$QEMU" --version 2>&1 | head -n 1)
-	echo "${QEMU_VERSION[$QEMU]}"
+	QEMU_VER=${QEMU_VERSION[$QEMU]}
 }
 
 # kvm_probe(): decide KVM or TCG for the current target's arch once per
@@ -163,7 +164,8 @@ kvm_probe()
 	local art=$1; shift
 	local key file dir rc
 
-	key=$(hash_of "$(uname -r)" "$(qemu_version)")
+	qemu_version
+	key=$(hash_of "$(uname -r)" "$QEMU_VER")
 	file=$WORKDIR/kvm-probe.$key
 	if [[ -n "${ACCEL:-}" ]]; then
 		BOOT_ACCEL=$ACCEL
@@ -396,8 +398,9 @@ boot_cells()
 	# The identity the guest must prove is part of the key: a result is
 	# reused only for the very kernel and modules it was judged on; so
 	# are the emulator and how it is called.
+	qemu_version
 	key=$(hash_of "$build_key" "$BOOT_ID" "${exp[*]}" "$(cat "$art/identity.tsv" 2>/dev/null)" \
-		"$(qemu_version)" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS")
+		"$QEMU_VER" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS")
 	if cache_has boot "$key" && cache_has tests "$key"; then
 		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
 	fi
