@@ -36,6 +36,26 @@ t_error()
 	t_grep "$desc: the message names the file and line" "$re" "$T_OUT"
 }
 
+# t_golden(): the report of RUNDIR $2 exits $3 and writes the golden
+# KTAP and matrix of $4 (test/fixtures/report/golden/$4.*), and stdout is
+# the KTAP, a blank line, the matrix (four results, described by $1).
+t_golden()
+{
+	local desc=$1; shift
+	local run=$1; shift
+	local rc=$1; shift
+	local golden=$FIX/golden/$1; shift
+
+	t_rc "$desc: exits $rc" "$rc" "$REPORT" "$run"
+	t_eq "$desc: report.ktap is the golden one" "" \
+		"$(diff -u "$golden.report.ktap" "$run/report.ktap" 2>&1)"
+	t_eq "$desc: matrix.txt is the golden one" "" \
+		"$(diff -u "$golden.matrix.txt" "$run/matrix.txt" 2>&1)"
+	{ cat "$golden.report.ktap"; echo; cat "$golden.matrix.txt"; } > "$T_TMP/want.stdout"
+	t_eq "$desc: stdout is the KTAP, a blank line, the matrix" "" \
+		"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
+}
+
 t_plan 160
 
 # --- a run with every status: ok, FAIL, skip, acked, cached-ok/FAIL/skip ---
@@ -203,15 +223,7 @@ t_grep "and a result more in each target" '^        ok 4 sparse # SKIP not run$'
 
 # --- two targets: arm64-gcc's build fails at 2/3, x86_64-gcc passes ---
 run=$(fresh targets targets)
-t_rc "two-target run exits 1" 1 "$REPORT" "$run"
-t_eq "two targets: report.ktap is the golden one" "" \
-	"$(diff -u "$FIX/golden/targets.report.ktap" "$run/report.ktap" 2>&1)"
-t_eq "two targets: matrix.txt is the golden one" "" \
-	"$(diff -u "$FIX/golden/targets.matrix.txt" "$run/matrix.txt" 2>&1)"
-{ cat "$FIX/golden/targets.report.ktap"; echo; cat "$FIX/golden/targets.matrix.txt"; } \
-	> "$T_TMP/want.stdout"
-t_eq "two targets: stdout is the KTAP, a blank line, the matrix" "" \
-	"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
+t_golden "two targets" "$run" 1 targets
 ktap=$run/report.ktap
 matrix=$run/matrix.txt
 t_eq "two targets: a step plans its step-scope stages and its targets" "1..4 1..4 1..4 1..4" \
@@ -371,15 +383,7 @@ t_error "5000 targets, one twice" "$big" \
 
 # --- crash titles: boot/<index>-<target>/triage.tsv of the boot cells ---
 run=$(fresh crashes crashes)
-t_rc "run with crashes exits 1" 1 "$REPORT" "$run"
-t_eq "crashes: report.ktap is the golden one" "" \
-	"$(diff -u "$FIX/golden/crashes.report.ktap" "$run/report.ktap" 2>&1)"
-t_eq "crashes: matrix.txt is the golden one" "" \
-	"$(diff -u "$FIX/golden/crashes.matrix.txt" "$run/matrix.txt" 2>&1)"
-{ cat "$FIX/golden/crashes.report.ktap"; echo; cat "$FIX/golden/crashes.matrix.txt"; } \
-	> "$T_TMP/want.stdout"
-t_eq "crashes: stdout is the KTAP, a blank line, the matrix" "" \
-	"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
+t_golden "crashes" "$run" 1 crashes
 ktap=$run/report.ktap
 matrix=$run/matrix.txt
 t_eq "crashes: a block between the failure blocks and the last line" \
