@@ -210,6 +210,8 @@ boot_tools()
 {
 	local t q cur=${TGT:-}
 
+	declare -gA RUNNER_SUM=()
+
 	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
 	targets_tables
 	for t in "${TGT_NAMES[@]}"; do
@@ -222,6 +224,9 @@ boot_tools()
 		q=${RUNNER#"$TOP"/}
 		make -s -C "$TOP" "$q" GUEST_CC="$USER_CC" >&2 ||
 			die "cannot build $q with $USER_CC (target $t): run 'make deps'"
+		# The binary, not only its source, keys the boots: another
+		# compiler makes another runner.
+		RUNNER_SUM[${TGT_ARCH[$t]}]=$(sha1sum < "$RUNNER")
 	done
 	[[ -n "$cur" ]] && target_select "$cur"
 	command -v dracut >/dev/null ||
@@ -400,7 +405,8 @@ boot_cells()
 	# are the emulator and how it is called.
 	qemu_version
 	key=$(hash_of "$build_key" "$BOOT_ID" "${exp[*]}" "$(cat "$art/identity.tsv" 2>/dev/null)" \
-		"$QEMU_VER" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS")
+		"$QEMU_VER" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS" \
+		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}")
 	if cache_has boot "$key" && cache_has tests "$key"; then
 		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
 	fi
