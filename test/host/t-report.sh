@@ -268,25 +268,19 @@ t_grep "two targets: a missing cell of one target leaves the other's" \
 	'^        ok 1 build # 0\.0s must be replaced by the line below$' "$run/report.ktap"
 
 # --- input errors: exit 2, the message names FILE:LINE ---
-run=$(fresh mixed unknown-target)
-printf '2\tarm64-gcc\tbuild\tok\t1\t-\t-\n' >> "$run/cells.tsv"
-t_error "a target not in targets.tsv" "$run" \
-	'/unknown-target/cells\.tsv:18: unknown target "arm64-gcc": not in targets\.tsv$'
-run=$(fresh mixed dash-target)
-printf '2\t-\tbuild\tok\t1\t-\t-\n' >> "$run/cells.tsv"
-t_error "\"-\" as the target of a target-scope stage" "$run" \
-	'/dash-target/cells\.tsv:18: stage build has scope target: expected a target, not "-"$'
-run=$(fresh mixed step-target)
-printf '2\tx86_64-gcc\tapply\tok\t1\t-\t-\n' >> "$run/cells.tsv"
-t_error "a target on a step-scope stage" "$run" \
-	'/step-target/cells\.tsv:18: stage apply has scope step: expected target "-", not "x86_64-gcc"$'
-run=$(fresh mixed old-cell)
-printf '2\tboot\tok\t1\t-\t-\n' >> "$run/cells.tsv"
-t_error "a cell without its target column" "$run" \
-	'/old-cell/cells\.tsv:18: expected 7 tab-separated fields$'
-run=$(fresh mixed unknown-stage)
-printf '2\tx86_64-gcc\tsparse\tok\t1\t-\t-\n' >> "$run/cells.tsv"
-t_error "an unknown stage" "$run" '/unknown-stage/cells\.tsv:18: unknown stage "sparse"$'
+# One bad line appended to cells.tsv (its line 18) per case: name | the
+# line, its fields separated by "," | what | the message after the line.
+while IFS='|' read -r name line what re; do
+	run=$(fresh mixed "$name")
+	printf '%s\n' "${line//,/$'\t'}" >> "$run/cells.tsv"
+	t_error "$what" "$run" "/$name/cells\\.tsv:18: $re\$"
+done <<'CASES'
+unknown-target|2,arm64-gcc,build,ok,1,-,-|a target not in targets.tsv|unknown target "arm64-gcc": not in targets\.tsv
+dash-target|2,-,build,ok,1,-,-|"-" as the target of a target-scope stage|stage build has scope target: expected a target, not "-"
+step-target|2,x86_64-gcc,apply,ok,1,-,-|a target on a step-scope stage|stage apply has scope step: expected target "-", not "x86_64-gcc"
+old-cell|2,boot,ok,1,-,-|a cell without its target column|expected 7 tab-separated fields
+unknown-stage|2,x86_64-gcc,sparse,ok,1,-,-|an unknown stage|unknown stage "sparse"
+CASES
 run=$(fresh mixed bad-scope)
 sed -i "s/^checkpatch${TAB}apply${TAB}step${TAB}/checkpatch${TAB}apply${TAB}commit${TAB}/" \
 	"$run/stages.tsv"
