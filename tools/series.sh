@@ -16,6 +16,9 @@ declare -a PREP_PATCHES=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 declare -a TGT_NAMES=()
 declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+# TGT_SKIP[target:step:test]: why the target's guest does not run that
+# test at that step.
+declare -A TGT_SKIP=()
 
 # shellcheck source=tools/target.sh
 source "$TOP/tools/target.sh"
@@ -37,6 +40,7 @@ load_series()
 	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+	TGT_SKIP=()
 	SERIES_COVER=
 	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
@@ -53,6 +57,7 @@ load_series()
 			TGT_CONFIG[$a]=$d
 			TGT_BOOT[$a]=$e
 			;;
+		skip) TGT_SKIP["$a:$b:$c"]=$d ;;
 		test) TEST_IDS+=("$a"); TEST_CLAIM[$a]=$b ;;
 		prep) PREP_PATCHES+=("$a") ;;
 		patch) STEP_PATCH[a]=$b; n=$a ;;
@@ -85,7 +90,7 @@ yaml_str()
 # longer series) changes the variables and writes it out with this.
 series_write()
 {
-	local id i t
+	local id i t skip
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "$SERIES_NAME")" "$SERIES_VERSION"
 	printf 'cover-letter: %s\nconfig: %s\n' "$(yaml_str "$SERIES_COVER")" \
@@ -104,6 +109,17 @@ series_write()
 			"$t" "${TGT_ARCH[$t]}" "${TGT_COMPILER[$t]}" "${TGT_BOOT[$t]}"
 		[[ "${TGT_CONFIG[$t]}" == - ]] ||
 			printf '    config: %s\n' "$(yaml_str "${TGT_CONFIG[$t]}")"
+		# One skip item per step and test: the reasons may differ.
+		skip=
+		for ((i = 0; i < NSTEPS; i++)); do
+			for id in "${TEST_IDS[@]}"; do
+				[[ -n "${TGT_SKIP["$t:$i:$id"]:-}" ]] || continue
+				[[ -n "$skip" ]] || printf '    skip:\n'
+				skip=1
+				printf '      - tests: [%s]\n        steps: [%d]\n        reason: %s\n' \
+					"$id" "$i" "$(yaml_str "${TGT_SKIP["$t:$i:$id"]}")"
+			done
+		done
 	done
 	printf 'tests:\n'
 	for id in "${TEST_IDS[@]}"; do

@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 179
+t_plan 191
 
 # ---- valid series ----
 
@@ -130,6 +130,35 @@ t_eq "targets: read -r splits a target record" \
 	"x86_64-gcc|x86_64|gcc|-|yes arm64-gcc|arm64|gcc|arm64.config|yes x86_64-clang|x86_64|clang|clang.config|no " \
 	"$targets"
 
+run_in "$FIX" target-skip.yaml
+t_eq "target-skip: records match target-skip.golden" \
+	"0 $(< "$FIX/target-skip.golden")" "$RC $(golden "$FIX_REAL")"
+t_eq "target-skip: one record per step and test, by step, in test order" \
+	"0 first
+0 second
+0 third
+1 first
+1 third
+2 first
+2 second
+2 third" "$(awk -F'\t' '$1 == "skip" { print $3, $4 }' "$OUT")"
+
+fails target-skip-bad 9
+has_error target-skip-bad 28 17 "targets[1].skip[0].tests[1]" \
+	"unknown test 'fourth' \(declared tests: first, second, third\)$"
+has_error target-skip-bad 30 38 "targets[1].skip[1].steps[1]" "2 is out of range 0..1$"
+has_error target-skip-bad 32 18 "targets[1].skip[3].tests[0]" \
+	"test 'second' is skipped twice at step 1$"
+has_error target-skip-bad 33 37 "targets[1].skip[4].steps[1]" "step 1 is listed twice$"
+has_error target-skip-bad 34 9 "targets[1].skip[5].reason" "missing required key$"
+has_error target-skip-bad 35 17 "targets[1].skip[6].tests" \
+	"must not be empty: name the tests to skip$"
+has_error target-skip-bad 41 7 "targets[2].skip" \
+	"the target does not boot \(boot: no\): it runs no test to skip$"
+has_error target-skip-bad 46 38 "targets[3].skip[0].why" \
+	"unknown key 'why' \(allowed: tests, steps, reason\)$"
+has_error target-skip-bad 47 34 "targets[3].skip[1].steps" "expected a sequence, got a scalar$"
+
 run_in "$FIX" --arch x86_64 --arch arm64 targets.yaml
 t_eq "targets --arch x86_64 --arch arm64: both archs taken" \
 	"0 $(< "$FIX/targets.golden")" "$RC $(golden "$FIX_REAL")"
@@ -174,7 +203,7 @@ has_error target-wrong-type 19 11 "targets[1].boot" \
 
 fails target-unknown-key 1
 has_error target-unknown-key 18 5 "targets[0].kconfig" \
-	"unknown key 'kconfig' \(allowed: name, arch, compiler, config, boot\)$"
+	"unknown key 'kconfig' \(allowed: name, arch, compiler, config, boot, skip\)$"
 
 fails target-missing-key 3
 has_error target-missing-key 15 5 "targets[0].name" "missing required key$"

@@ -97,6 +97,13 @@ struct accept {
 	const char *reason;
 };
 
+/* A declared test that a target does not run, and why. */
+struct skip {
+	const char *test;
+	const char *reason;
+	bool *at;		/* per step (0 = base): skipped; NULL: all */
+};
+
 /* A build (and maybe boot) target. */
 struct target {
 	const char *name;
@@ -104,6 +111,8 @@ struct target {
 	const char *compiler;	/* "gcc" or "clang" */
 	char *config;		/* its config fragment, or NULL */
 	bool boot;
+	struct skip *skips;	/* tests its guests do not run */
+	size_t nskips;
 };
 
 struct patch {
@@ -163,6 +172,8 @@ struct series {
 	struct entry *ents;
 	size_t nents, ents_cap;
 	struct index ents_ix;	/* of ents[] by size and hash */
+	void **allocs;		/* freed with the series */
+	size_t nallocs;
 };
 
 static struct error *errors;
@@ -187,8 +198,10 @@ static const char * const patch_keys[] = {
 static const char * const accept_keys[] = { "type", "reason", NULL };
 
 static const char * const target_keys[] = {
-	"name", "arch", "compiler", "config", "boot", NULL
+	"name", "arch", "compiler", "config", "boot", "skip", NULL
 };
+
+static const char * const skip_keys[] = { "tests", "steps", "reason", NULL };
 
 static void out_of_memory(void)
 {
@@ -1375,6 +1388,134 @@ static const char *get_compiler(const struct node *n, const char *key)
 	return NULL;
 }
 
+/* Whether @k skips step @step (0: the base). */
+static bool skips_step(const struct skip *k, size_t step)
+{
+	return !k->at || k->at[step];
+}
+
+/* The step of target @t where test @id is skipped twice, or -1. */
+static ssize_t skipped_twice(const struct target *t, const char *id,
+			     const bool *at, size_t nsteps)
+{
+	size_t i, step;
+
+	for (i = 0; i < t->nskips; i++) {
+		if (strcmp(t->skips[i].test, id))
+			continue;
+		for (step = 0; step < nsteps; step++)
+			if ((!at || at[step]) && skips_step(&t->skips[i], step))
+				return step;
+	}
+	return -1;
+}
+
+/* A skip item's steps: list, as a flag per step; NULL when invalid. */
+static bool *get_steps(const struct series *s, const struct node *seq,
+		       const char *key)
+{
+	char item[KEY_LEN];
+	bool *at, ok = true;
+	size_t i;
+	long v;
+
+	if (!want(seq, N_SEQ, key))
+		return NULL;
+	if (!seq->nkid) {
+		report(seq, key, "must not be empty: leave steps out for every step");
+		return NULL;
+	}
+	at = xcalloc(s->npatches + 1, sizeof(*at));
+	for (i = 0; i < seq->nkid; i++) {
+		key_index(item, key, i);
+		if (!get_int(seq->kid[i], item, 0, (long)s->npatches, &v)) {
+			ok = false;
+			continue;
+		}
+		if (at[v])
+			report(seq->kid[i], item, "step %ld is listed twice", v);
+		at[v] = true;
+	}
+	if (ok)
+		return at;
+	free(at);
+	return NULL;
+}
+
+/* One item of a target's skip: list: declared tests and the reason. */
+static void check_skip(struct series *s, struct target *t,
+		       const struct node *map, const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *ids, *v;
+	const char *reason = NULL;
+	bool *at = NULL;
+	ssize_t twice;
+	size_t i;
+
+	check_keys(map, key, skip_keys);
+	v = need(map, key, "reason", sub);
+	if (v)
+		reason = get_text(v, sub, NULL, NULL);
+	if (!reason)
+		return;
+	v = lookup(map, "steps");
+	if (v) {
+		key_join(sub, key, "steps", 5);
+		at = get_steps(s, v, sub);
+		if (!at)
+			return;
+		/* Kept for the target's life: freed with its skips. */
+		s->allocs = xrealloc(s->allocs, (s->nallocs + 1) * sizeof(*s->allocs));
+		s->allocs[s->nallocs++] = at;
+	}
+	ids = need(map, key, "tests", sub);
+	if (!ids || !want(ids, N_SEQ, sub))
+		return;
+	if (!ids->nkid)
+		report(ids, sub, "must not be empty: name the tests to skip");
+	t->skips = xrealloc(t->skips, (t->nskips + ids->nkid) * sizeof(*t->skips));
+	for (i = 0; i < ids->nkid; i++) {
+		const struct node *n = ids->kid[i];
+		const char *id;
+
+		key_index(item, sub, i);
+		id = get_text(n, item, TEST_ID_SET, "[a-z0-9-]+");
+		if (!id)
+			continue;
+		if (s->tests_ok && find_test(s, id, strlen(id)) < 0) {
+			report(n, item, "unknown test '%s' (declared tests: %s)",
+			       shown(n), s->declared);
+			continue;
+		}
+		twice = skipped_twice(t, id, at, s->npatches + 1);
+		if (twice >= 0) {
+			report(n, item, "test '%s' is skipped twice at step %zd",
+			       shown(n), twice);
+			continue;
+		}
+		t->skips[t->nskips++] = (struct skip){ id, reason, at };
+	}
+}
+
+/* A target's skip: the tests its guests do not run, with reasons. */
+static void check_skips(struct series *s, struct target *t,
+			const struct node *seq, const char *key)
+{
+	char item[KEY_LEN];
+	size_t i;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	if (!t->boot)
+		report(seq, key, "the target does not boot (boot: no): it runs no test to skip");
+	for (i = 0; i < seq->nkid; i++) {
+		key_index(item, key, i);
+		if (want(seq->kid[i], N_MAP, item))
+			check_skip(s, t, seq->kid[i], item);
+	}
+}
+
 /* One item of targets:, into @t; its name is checked by the caller. */
 static void check_target(struct series *s, struct target *t,
 			 const struct node *map, const char *key)
@@ -1398,6 +1539,11 @@ static void check_target(struct series *s, struct target *t,
 	if (v) {
 		key_join(sub, key, "boot", 4);
 		t->boot = get_yesno(v, sub) != 'n';
+	}
+	v = lookup(map, "skip");
+	if (v) {
+		key_join(sub, key, "skip", 4);
+		check_skips(s, t, v, sub);
 	}
 }
 
@@ -1550,6 +1696,12 @@ static void check_series(struct series *s, const struct node *root)
 	v = lookup(root, "boot");
 	if (v)
 		check_boot(s, v);
+	if (!tests)
+		report(root, "tests", "missing required key");
+	v = need(root, "", "patches", sub);
+	if (v)
+		check_patches(s, v);
+	/* After the patches: a skip names steps. */
 	v = lookup(root, "targets");
 	if (v)
 		check_targets(s, v);
@@ -1557,11 +1709,6 @@ static void check_series(struct series *s, const struct node *root)
 		report(root, "targets",
 		       "missing required key: the default target's arch, %s, is not accepted (accepted: %s)",
 		       DEFAULT_ARCH, s->arch_list);
-	if (!tests)
-		report(root, "tests", "missing required key");
-	v = need(root, "", "patches", sub);
-	if (v)
-		check_patches(s, v);
 }
 
 /* ---- Output ---- */
@@ -1574,6 +1721,25 @@ static void print_expect(FILE *f, const struct series *s, size_t step,
 	for (t = 0; t < s->ntests; t++)
 		fprintf(f, "expect\t%zu\t%s\t%s\n", step, s->tests[t].id,
 			vals[t] == 'y' ? "yes" : "no");
+}
+
+/*
+ * A target's skip records, one per step and test it skips, by step and
+ * then in the order the tests are declared.
+ */
+static void print_skips(FILE *f, const struct series *s,
+			const struct target *t)
+{
+	size_t i, j, step;
+
+	for (step = 0; step <= s->npatches; step++)
+		for (j = 0; j < s->ntests; j++)
+			for (i = 0; i < t->nskips; i++)
+				if (!strcmp(t->skips[i].test, s->tests[j].id) &&
+				    skips_step(&t->skips[i], step))
+					fprintf(f, "skip\t%s\t%zu\t%s\t%s\n",
+						t->name, step, t->skips[i].test,
+						t->skips[i].reason);
 }
 
 /* The records, in the order documented in the usage text. */
@@ -1597,6 +1763,8 @@ static void print_series(FILE *f, const struct series *s)
 			t->compiler, t->config ? t->config : "-",
 			t->boot ? "yes" : "no");
 	}
+	for (i = 0; i < s->ntargets; i++)
+		print_skips(f, s, &s->targets[i]);
 	for (i = 0; i < s->ntests; i++)
 		fprintf(f, "test\t%s\t%s\n", s->tests[i].id,
 			s->tests[i].claim);
@@ -1634,8 +1802,13 @@ static void free_series(struct series *s)
 		free(s->patches[i].expect);
 	}
 	free(s->patches);
-	for (i = 0; i < s->ntargets; i++)
+	for (i = 0; i < s->ntargets; i++) {
 		free(s->targets[i].config);
+		free(s->targets[i].skips);
+	}
+	for (i = 0; i < s->nallocs; i++)
+		free(s->allocs[i]);
+	free(s->allocs);
 	free(s->targets);
 	index_free(&s->names);
 	free(s->archs);
@@ -1668,6 +1841,8 @@ static void usage(FILE *f, bool full)
 		"                                   (each target, in order; CC gcc|clang,\n"
 		"                                   CONFIG /abs/fragment or -, BOOT yes|no;\n"
 		"                                   by default %s %s %s - yes)\n"
+		"  skip     TARGET STEP ID REASON   (a test TARGET's guest does not run\n"
+		"                                   at that step)\n"
 		"  test     ID  CLAIM               (each declared test, in order)\n"
 		"  prep     /abs/patch              (each base.prep patch, in order)\n"
 		"  patch    N  /abs/patch           (patches numbered from 1)\n"
