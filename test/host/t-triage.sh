@@ -36,7 +36,7 @@ last_detail()
 	grep '^boot-detail' "$T_OUT" | tail -n 1
 }
 
-t_plan 150
+t_plan 159
 
 # --- clean quiet boot, all tests as declared ---
 triage "clean boot, complete results: exit 0" 0 \
@@ -59,6 +59,24 @@ t_grep "ERROR is actual error with its reason" \
 t_grep "an ERROR fails an expected no too" \
 	"^test${TAB}hwbp-default-load${TAB}no${TAB}error${TAB}FAIL${TAB}" "$T_OUT"
 t_grep "ERRORs fail the tests" "^tests${TAB}FAIL${TAB}5 of 7 differ\$" "$T_OUT"
+
+# --- claims a target does not run (series.yaml skip:, arm64 at step 0) ---
+triage "skipped as declared: exit 0" 0 arm64-quiet.console skip.ktap expect-skip.tsv
+t_grep "skips as declared pass, counted apart" \
+	"^tests${TAB}ok${TAB}3/3 as declared, 4 skipped as declared\$" "$T_OUT"
+t_grep "a SKIP is actual skip, with the runner's words" \
+	"^test${TAB}hwbp-write${TAB}skip${TAB}skip${TAB}ok${TAB}SKIP not run on this target \\(bisect_skip\\) \\| insmod data_breakpoint" \
+	"$T_OUT"
+t_grep "a claim run beside the skips is judged" \
+	"^test${TAB}hwbp-unload${TAB}yes${TAB}yes${TAB}ok${TAB}" "$T_OUT"
+triage "a SKIP where yes is declared: exit 1" 1 arm64-quiet.console skip.ktap \
+	expect-skip-yes.tsv
+t_grep "a SKIP is no yes" \
+	"^test${TAB}hwbp-write${TAB}yes${TAB}skip${TAB}FAIL${TAB}SKIP not run" "$T_OUT"
+t_grep "it differs" "^tests${TAB}FAIL${TAB}1 of 7 differ, 3 skipped as declared\$" "$T_OUT"
+triage "a declared skip that ran: exit 1" 1 clean.console complete.ktap expect-skip.tsv
+t_grep "a claim that ran where skip is declared differs" \
+	"^test${TAB}hwbp-write${TAB}skip${TAB}yes${TAB}FAIL${TAB}" "$T_OUT"
 
 triage "differing results, typo in expect: exit 1" 1 \
 	clean.console differ.ktap expect-typo.tsv
@@ -179,7 +197,7 @@ t_rc "unreadable console exits 2" 2 "$TRIAGE" --console "$T_TMP/nonexistent" \
 t_grep "the error names the console file" "console file .*/nonexistent" "$T_OUT"
 triage "bad expect line exits 2" 2 clean.console complete.ktap expect-bad.tsv
 t_grep "the error names the expect file and line" \
-	'expect-bad\.tsv:1: expected yes or no, got "maybe"' "$T_OUT"
+	'expect-bad\.tsv:1: expected yes, no or skip, got "maybe"' "$T_OUT"
 triage "bad --timed-out exits 2" 2 clean.console complete.ktap expect.tsv \
 	--timed-out soon
 

@@ -10,11 +10,12 @@
  *		escapes and a partial last line are tolerated.
  * --results	KTAP written by the in-guest runner to its own serial port
  *		(may be empty or truncated). "ok N id" means the claim holds
- *		(yes), "not ok N id" that it does not (no), a "# ERROR" or
- *		"# SKIP" directive that the test could not run (error).
+ *		(yes), "not ok N id" that it does not (no), a "# ERROR"
+ *		directive that the test could not run (error), a "# SKIP"
+ *		one that the runner was told not to run it (skip).
  *		Lines "# <id>: text" are diagnostics of test <id>; the runner
  *		ends with "# runner: done". A partial last line is ignored.
- * --expect	lines "id<TAB>yes|no"; blank lines and "#" comments are
+ * --expect	lines "id<TAB>yes|no|skip"; blank lines and "#" comments are
  *		ignored.
  * --timed-out	the host stopped QEMU after SECONDS: the boot timed out,
  *		and the first detail line says after how long.
@@ -35,7 +36,7 @@
  *	boot-detail	<console line>		(0..20 lines)
  *	title	<crash title>		(one per distinct title)
  *	tests	ok|FAIL|skip	<summary>
- *	test	<id>	<yes|no|->	<yes|no|error|missing>	ok|FAIL	<diags>
+ *	test	<id>	<yes|no|skip|->	<yes|no|error|skip|missing>	ok|FAIL	<diags>
  *
  * The expected column of a test that was reported but not declared is
  * "-" and its diagnostics start with "not declared"; an ERROR or SKIP
@@ -144,6 +145,7 @@ enum actual {
 	ACT_YES,
 	ACT_NO,
 	ACT_ERROR,
+	ACT_SKIP,
 };
 
 static const char * const actual_name[] = {
@@ -151,6 +153,7 @@ static const char * const actual_name[] = {
 	[ACT_YES]	= "yes",
 	[ACT_NO]	= "no",
 	[ACT_ERROR]	= "error",
+	[ACT_SKIP]	= "skip",
 };
 
 struct result {
@@ -484,8 +487,10 @@ static void read_expect(const char *path, struct expect **pe, size_t *pn,
 			e[n].want = ACT_YES;
 		else if (!strcmp(val, "no"))
 			e[n].want = ACT_NO;
+		else if (!strcmp(val, "skip"))
+			e[n].want = ACT_SKIP;
 		else
-			die("%s:%zu: expected yes or no, got \"%s\"", path, i + 1, val);
+			die("%s:%zu: expected yes, no or skip, got \"%s\"", path, i + 1, val);
 		n++;
 	}
 	/* Duplicates are neighbours once sorted; name the first repeat. */
@@ -554,8 +559,11 @@ static void parse_result(struct results *res, char *s, enum actual act)
 	r->actual = act;
 	r->why = NULL;
 	r->declared = 0;
-	if (hash && (!strncmp(hash, "ERROR", 5) || !strncmp(hash, "SKIP", 4))) {
+	if (hash && !strncmp(hash, "ERROR", 5)) {
 		r->actual = ACT_ERROR;
+		r->why = hash;
+	} else if (hash && !strncmp(hash, "SKIP", 4)) {
+		r->actual = ACT_SKIP;
 		r->why = hash;
 	}
 }
@@ -932,7 +940,7 @@ static void judge_tests(const struct opts *o, struct results *res,
 			const struct name_pos *exp_idx,
 			const struct boot_verdict *boot, struct tests_verdict *t)
 {
-	size_t i, n = 0, reported = 0, differ = 0, undeclared = 0;
+	size_t i, n = 0, reported = 0, differ = 0, undeclared = 0, skipped = 0;
 	struct result *r;
 
 	memset(t, 0, sizeof(*t));
@@ -942,6 +950,8 @@ static void judge_tests(const struct opts *o, struct results *res,
 			reported++;
 			if (r->actual != exp[i].want)
 				differ++;
+			else if (r->actual == ACT_SKIP)
+				skipped++;
 		} else {
 			differ++;
 		}
@@ -976,8 +986,12 @@ static void judge_tests(const struct opts *o, struct results *res,
 			      "%zu of %zu differ", differ, nr_exp);
 	} else {
 		n += snprintf(t->summary, sizeof(t->summary),
-			      "%zu/%zu as declared", nr_exp, nr_exp);
+			      "%zu/%zu as declared", nr_exp - skipped,
+			      nr_exp - skipped);
 	}
+	if (skipped)
+		n += snprintf(t->summary + n, sizeof(t->summary) - n,
+			      ", %zu skipped as declared", skipped);
 	if (undeclared)
 		snprintf(t->summary + n, sizeof(t->summary) - n,
 			 ", %zu not declared", undeclared);

@@ -23,7 +23,8 @@ readonly KVM_PROBE_TIMEOUT=4
 
 # qemu_start(): boot a kernel and initramfs of the current target
 # (target.sh) in the background (QEMU_PID); console and results go to
-# files. qemu_wait collects it.
+# files. qemu_wait collects it. Args: ACCEL KERNEL INITRD DIR SECS LOG
+# [EXTRA kernel command line words].
 qemu_start()
 {
 	local accel=$1; shift
@@ -32,6 +33,7 @@ qemu_start()
 	local dir=$1; shift
 	local secs=$1; shift
 	local log=$1; shift
+	local extra=${1:-}
 	# shellcheck disable=SC2054  # the commas are QEMU's
 	local res i
 	# Split first, then put the file in: a path may hold spaces.
@@ -42,7 +44,7 @@ qemu_start()
 	local cmd=(setpriv --pdeathsig KILL timeout -k 3 "$secs"
 		setpriv --pdeathsig KILL "$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
 		-kernel "$kernel" -initrd "$initrd"
-		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV"
+		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV${extra:+ $extra}"
 		-serial "file:$dir/console.log" "${res[@]}"
 		-pidfile "$dir/qemu.pid")
 
@@ -272,7 +274,10 @@ boot_accel()
 # stage_boot_start(): the boot stage, first half: the step's initramfs
 # and its guest, started (qemu_start). Fails, with the result in REC,
 # when there is no initramfs. Args: REC LOG DETAIL ART DIR EXPECT...
-# (the EXPECT words are "id=yes|no" of the step's claims).
+# (the EXPECT words are "id=yes|no" of the step's claims, or
+# "id=skip:REASON" for a claim the target does not run: the runner is
+# told to skip it, bisect_skip= on the command line, and DIR/skip.tsv
+# keeps the reasons for the tests stage).
 stage_boot_start()
 {
 	local rec=$1; shift
@@ -280,11 +285,19 @@ stage_boot_start()
 	local detail=$1; shift
 	local art=$1; shift
 	local dir=$1; shift
-	local t e
+	local t e id val skips=
 
 	mkdir -p "$dir"
+	: > "$dir/skip.tsv"
 	for e in "$@"; do
-		printf '%s\t%s\n' "${e%%=*}" "${e#*=}"
+		id=${e%%=*}
+		val=${e#*=}
+		if [[ "$val" == skip:* ]]; then
+			printf '%s\t%s\n' "$id" "${val#skip:}" >> "$dir/skip.tsv"
+			skips+=${skips:+,}$id
+			val=skip
+		fi
+		printf '%s\t%s\n' "$id" "$val"
 	done > "$dir/expect.tsv"
 
 	t=$(now_ms)
@@ -294,7 +307,8 @@ stage_boot_start()
 		return 1
 	fi
 	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
-	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" "$log"
+	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" \
+		"$log" "${skips:+bisect_skip=$skips}"
 }
 
 # stage_boot_finish(): the boot stage, second half: wait for the guest
@@ -349,7 +363,9 @@ stage_boot_finish()
 }
 
 # stage_tests(): the tests stage: the claims' verdict, from the boot's
-# triage.tsv. Args: REC LOG DETAIL DIR BOOT_REC.
+# triage.tsv; claims skipped as declared (DIR/skip.tsv) make an ok
+# verdict "acked", each quoted with its reason. Args: REC LOG DETAIL DIR
+# BOOT_REC.
 stage_tests()
 {
 	local rec=$1; shift
@@ -357,20 +373,35 @@ stage_tests()
 	local detail=$1; shift
 	local dir=$1; shift
 	local boot_rec=$1; shift
-	local kind a b c d e status=skip summary="no triage" wrong=0
+	local kind a b c d e r status=skip summary="no triage" wrong=0 order=()
+	local -A reason_of=() ids=()
 
 	: > "$detail"
+	while IFS=$'\t' read -r a b; do
+		reason_of[$a]=$b
+	done < "$dir/skip.tsv"
 	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
 		identity) [[ "$a" == FAIL ]] && wrong=1 ;;
 		tests) status=$a; summary=$b ;;
 		tests-detail) echo "$a" >> "$detail" ;;
 		test)
+			if [[ "$d" == ok && "$b" == skip ]]; then
+				# One line per reason, naming its tests.
+				r=${reason_of[$a]:-}
+				[[ -n "${ids[$r]:-}" ]] || order+=("$r")
+				ids[$r]+="${ids[$r]:+, }$a"
+				continue
+			fi
 			[[ "$d" == ok ]] && continue
 			echo "$a: expected $b, actual $c: $e" >> "$detail"
 			;;
 		esac
 	done < "$dir/triage.tsv"
+	for r in "${order[@]}"; do
+		echo "SKIP on this target: ${ids[$r]}: $r" >> "$detail"
+	done
+	[[ "$status" == ok ]] && ((${#order[@]})) && status=acked
 	[[ "$status" == FAIL ]] && echo "results: $dir/results.ktap" >> "$detail"
 	echo "judged from $dir/triage.tsv" >> "$log"
 	if ((wrong)); then
@@ -398,7 +429,11 @@ boot_cells()
 	local key id exp=()
 
 	for id in "${TEST_IDS[@]}"; do
-		exp+=("$id=${EXPECT["$idx:$id"]}")
+		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
+			exp+=("$id=skip:${TGT_SKIP["$tgt:$idx:$id"]}")
+		else
+			exp+=("$id=${EXPECT["$idx:$id"]}")
+		fi
 	done
 	# The identity the guest must prove is part of the key: a result is
 	# reused only for the very kernel and modules it was judged on; so
