@@ -24,7 +24,7 @@ t_eq "v1 runs on every target of series.yaml" "x86_64-gcc arm64-gcc x86_64-clang
 	"$(e2e_targets "$E2E_RUN")"
 for E2E_TARGET in $(e2e_targets "$E2E_RUN"); do
 	e2e_matrix_eq "v1 matrix, $E2E_TARGET: as expected" \
-		<(e2e_golden "$T_TOP/test/expect/v1.cells" "$E2E_TARGET" "$E2E_RUN")
+		<(e2e_golden "$T_TOP/test/expect/v1.cells" "$E2E_TARGET" "$E2E_RUN" "$SERIES")
 done
 E2E_TARGET=x86_64-gcc
 t_grep "report is KTAP" '^KTAP version 1' "$E2E_RUN/report.ktap"
