@@ -9,20 +9,143 @@
 #
 # Sourced by tools/cell.sh; expects lib.sh.
 
-# hash_of(): print a short sha1 of the arguments' text.
-hash_of()
+# cacheio_ready(): this shell's cache coprocess (tools/bin/cacheio:
+# hashes, copies, touches without a fork each) runs: started on first
+# use; fails in a subshell of the shell that owns it (two writers would
+# mix their requests) or when it is not built. Callers fall back to
+# sha1sum, cp and touch.
+CACHEIO_OWNER=
+cacheio_ready()
 {
-	printf '%s\n' "$@" | sha1sum | cut -c1-20
+	[[ "$CACHEIO_OWNER" == "$BASHPID" ]] && return 0
+	[[ -z "$CACHEIO_OWNER" && -x "$TOP/tools/bin/cacheio" ]] || return 1
+	# Without the WORKDIR lock: it must not outlive nor hold the run.
+	coproc CACHEIO {
+		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		exec "$TOP/tools/bin/cacheio"
+	}
+	CACHEIO_OWNER=$BASHPID
 }
 
-# hash_files(): print a short sha1 of the named files' contents and names.
+# copy_file(): copy file $1 to $2.
+copy_file()
+{
+	if cacheio_ready; then
+		if ! printf 'C%s\0%s\0' "$1" "$2" >&"${CACHEIO[1]}" ||
+		   ! IFS= read -r REPLY <&"${CACHEIO[0]}"; then
+			die "tools/bin/cacheio failed (make tools?)"
+		fi
+		[[ "$REPLY" == ok ]] && return 0
+		echo "$PROG: copy $1: $REPLY" >&2
+		return 1
+	fi
+	cp "$1" "$2"
+}
+
+# touch_used(): mark cache entry or artifact dir $1 used now (pruning goes
+# by the last use), when it exists.
+touch_used()
+{
+	if cacheio_ready; then
+		if ! printf 'T%s\0' "$1" >&"${CACHEIO[1]}" ||
+		   ! IFS= read -r REPLY <&"${CACHEIO[0]}"; then
+			die "tools/bin/cacheio failed (make tools?)"
+		fi
+		return 0
+	fi
+	touch -c "$1"
+}
+
+# hash_to(): variable $1 = a short sha1 of the other arguments' text,
+# one a line (without a fork when cacheio runs: cache keys are many).
+hash_to()
+{
+	local -n __hash_ref=$1; shift
+
+	if cacheio_ready; then
+		{ printf S; printf '%s\n' "$@"; printf '\0'; } >&"${CACHEIO[1]}" &&
+			IFS= read -r __hash_ref <&"${CACHEIO[0]}" &&
+			[[ "$__hash_ref" =~ ^[0-9a-f]{20}$ ]] && return 0
+		die "tools/bin/cacheio failed (make tools?)"
+	fi
+	__hash_ref=$(printf '%s\n' "$@" | sha1sum | cut -c1-20)
+}
+
+# hash_files_to(): variable $1 = a short sha1 of the named files' names
+# (relative to this repository) and contents.
+hash_files_to()
+{
+	local -n __hash_ref=$1; shift
+	local f
+
+	if cacheio_ready; then
+		{
+			printf F
+			for f in "$@"; do
+				printf '%s\0%s\0' "${f#"$TOP"/}" "$f"
+			done
+			printf '\0'
+		} >&"${CACHEIO[1]}" &&
+			IFS= read -r __hash_ref <&"${CACHEIO[0]}" &&
+			[[ "$__hash_ref" =~ ^[0-9a-f]{20}$ ]] && return 0
+		die "tools/bin/cacheio failed (make tools?)"
+	fi
+	__hash_ref=$(for f in "$@"; do
+			printf '%s\n' "${f#"$TOP"/}"
+			cat "$f"
+		done | sha1sum | cut -c1-20)
+}
+
+# memo_get(): variable $1 = what memo $2 (WORKDIR/memo/$2) keeps for key
+# $3; fails when it keeps nothing. A memo holds facts of immutable
+# inputs only (what a commit id names never changes), so that a rerun
+# need not ask git again; each is read once a run.
+declare -A MEMO=() MEMO_READ=()
+memo_get()
+{
+	local -n __memo_ref=$1; shift
+	local name=$1; shift
+	local key=$1; shift
+	local k v
+
+	if [[ -z "${MEMO_READ[$name]:-}" ]]; then
+		MEMO_READ[$name]=1
+		if [[ -r "$WORKDIR/memo/$name" ]]; then
+			while IFS=$'\t' read -r k v; do
+				MEMO["$name:$k"]=$v
+			done < "$WORKDIR/memo/$name"
+		fi
+	fi
+	[[ -n "${MEMO["$name:$key"]+set}" ]] || return 1
+	__memo_ref=${MEMO["$name:$key"]}
+}
+
+# memo_put(): memo $1 keeps value $3 (one line) for key $2.
+memo_put()
+{
+	local name=$1; shift
+	local key=$1; shift
+	local value=$1; shift
+
+	value=${value//$'\n'/ }
+	MEMO["$name:$key"]=${value//$'\t'/ }
+	[[ -d "$WORKDIR/memo" ]] || mkdir -p "$WORKDIR/memo" || return 0
+	printf '%s\t%s\n' "$key" "${MEMO["$name:$key"]}" >> "$WORKDIR/memo/$name"
+}
+
+# hash_of(), hash_files(): the same, printed.
+hash_of()
+{
+	local h
+	hash_to h "$@"
+	echo "$h"
+}
+
 hash_files()
 {
-	local f
-	for f in "$@"; do
-		printf '%s\n' "${f#"$TOP"/}"
-		cat "$f"
-	done | sha1sum | cut -c1-20
+	local h
+	hash_files_to h "$@"
+	echo "$h"
 }
 
 # The evidence a cell's details name, per stage: files of a run dir, @
@@ -75,21 +198,21 @@ cache_get()
 	detail=$CELL_DETAIL
 	[[ -n "$REC_STATUS" && -n "$run" ]] || return 1
 	# Used now: pruning goes by the last use (prune.sh).
-	touch -c "$d"
-	cp "$d/record" "$CELL_REC" || return 1
-	[[ -f "$d/detail" ]] && text=$(< "$d/detail")
+	touch_used "$d"
+	copy_file "$d/record" "$CELL_REC" || return 1
+	[[ -f "$d/detail" ]] && text_of text "$d/detail"
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
 		[[ -f "$d/evidence/${t//\//%}" ]] || continue
 		to=$RUNDIR/${t//@/$now}
 		[[ -d "${to%/*}" ]] || mkdir -p "${to%/*}" || return 1
-		cp "$d/evidence/${t//\//%}" "$to"
+		copy_file "$d/evidence/${t//\//%}" "$to"
 		# The details name the evidence where it was made.
 		from=$WORKDIR/runs/$run/${t//@/$old}
 		[[ -n "$old" ]] && text=${text//"$from"/"$to"}
 	done
 	if [[ -f "$d/detail" ]]; then
 		printf '%s\n' "$text" > "$detail"
-	else
+	elif [[ -e "$detail" ]]; then
 		rm -f "$detail"
 	fi
 	return 0

@@ -34,9 +34,10 @@ source "$TOP/tools/cache.sh"
 # run dir (progress.log: the run's timeline).
 progress()
 {
-	local t=${EPOCHREALTIME/[.,]/} line
+	local t=${EPOCHREALTIME/[.,]/} line s
 	t=$((t / 1000))
-	printf -v line '%s: [%7s] %s' "$PROG" "$(fmt_ms $((t - T0)))" "$*"
+	fmt_ms_to s $((t - T0))
+	printf -v line '%s: [%7s] %s' "$PROG" "$s" "$*"
 	echo "$line" >&2
 	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"
 	return 0
@@ -154,11 +155,13 @@ cell_record()
 	local ms=$1; shift
 	local summary=$1; shift
 	local log=$1; shift
+	local t
 
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "$status" "$ms" \
 		"${summary//$'\t'/ }" "$log" >> "$RUNDIR/cells.tsv"
 	[[ "$tgt" == - ]] && tgt=
-	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $status ($(fmt_ms "$ms")) $summary"
+	fmt_ms_to t "$ms"
+	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $status ($t) $summary"
 	CELL_STATUS=$status
 	CELL_SUMMARY=$summary
 }

@@ -151,6 +151,19 @@ defer_init()
 # Timing and logged execution.
 
 # now_ms(): milliseconds since the epoch.
+# text_of(): variable $1 = the text of file $2 as $(cat FILE) gives it,
+# trailing newlines dropped, without a fork; empty, and a failure, when
+# the file cannot be read.
+text_of()
+{
+	local -n __text_ref=$1; shift
+	__text_ref=
+	[[ -r "$1" ]] || return 1
+	IFS= read -r -d '' __text_ref < "$1"
+	__text_ref=${__text_ref%"${__text_ref##*[!$'\n']}"}
+	return 0
+}
+
 now_ms()
 {
 	local t=${EPOCHREALTIME/[.,]/}
@@ -160,8 +173,17 @@ now_ms()
 # fmt_ms(): format a millisecond count as seconds with one decimal.
 fmt_ms()
 {
-	local ms=$1; shift
-	printf '%d.%ds' $((ms / 1000)) $(((ms % 1000) / 100))
+	local s
+	fmt_ms_to s "$1"
+	echo "$s"
+}
+
+# fmt_ms_to(): the same into variable $1, of $2 milliseconds, no fork.
+fmt_ms_to()
+{
+	local n=$2
+	[[ "$n" =~ ^[0-9]+$ ]] || n=0
+	printf -v "$1" '%d.%ds' $((n / 1000)) $(((n % 1000) / 100))
 }
 
 # run_logged(): run a command with its output appended to a log file that
@@ -233,6 +255,18 @@ sparse_patterns()
 	done
 }
 
+# shm_is_tmpfs(): /dev/shm is a tmpfs mount (read from /proc/mounts: no
+# fork).
+shm_is_tmpfs()
+{
+	local dev mnt type rest
+	[[ -r /proc/mounts ]] || return 1
+	while read -r dev mnt type rest; do
+		[[ "$mnt" == /dev/shm && "$type" == tmpfs ]] && return 0
+	done < /proc/mounts
+	return 1
+}
+
 # wt_root(): where the throwaway worktree of WORKDIR $1 goes: WT_ROOT when
 # set; else a directory of ours on /dev/shm when that is a tmpfs of 8 GiB
 # or more (a run makes and removes a kernel tree's 80000 files: 8 s there
@@ -246,9 +280,9 @@ wt_root()
 		echo "$WT_ROOT"
 		return
 	fi
-	if [[ "$(stat -f -c %T /dev/shm 2>/dev/null)" == tmpfs && -w /dev/shm ]]; then
+	if shm_is_tmpfs && [[ -w /dev/shm ]]; then
 		size=$(df -k --output=size /dev/shm 2>/dev/null | tail -n 1)
-		dir=/dev/shm/bisect-check.$(id -u).$(realpath -m "$workdir" | sha1sum | cut -c1-12)
+		dir=/dev/shm/bisect-check.$EUID.$(realpath -m "$workdir" | sha1sum | cut -c1-12)
 		# Made when needed (wt_root_make); if there, ours alone: not a
 		# symlink, owned by us (anyone can write to /dev/shm).
 		if ((${size:-0} >= 8 * 1024 * 1024)) &&

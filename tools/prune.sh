@@ -7,7 +7,9 @@
 # Policy (tunables below, each also an environment variable):
 #   runs/          the newest PRUNE_RUNS run dirs stay, and every run that
 #                  runs/latest or last-run/* names (what `make send` checks);
-#                  older ones go. A cached cell keeps its own copy of its
+#                  older ones go (at the end of a run: once PRUNE_SLACK
+#                  more have piled up, so that a rerun does not pay for
+#                  it; unused entries below, at most hourly). A cached cell keeps its own copy of its
 #                  evidence (cache.sh), so no cell loses what it quotes.
 #   artifacts/, build/, bisect-run/, initramfs/, cache/
 #                  an entry not used for PRUNE_DAYS days goes (use touches
@@ -29,6 +31,8 @@ fi
 
 PRUNE_RUNS=${PRUNE_RUNS:-20}
 PRUNE_DAYS=${PRUNE_DAYS:-14}
+# The end of a run prunes run dirs only this many beyond PRUNE_RUNS.
+PRUNE_SLACK=${PRUNE_SLACK:-10}
 
 # prune_runs(): remove all but the newest $2 run dirs of WORKDIR $1 and
 # those a symlink of runs/latest or last-run/ points at.
@@ -40,15 +44,16 @@ prune_runs()
 	local l dir n=0
 
 	[[ -d "$workdir/runs" ]] || return 0
+	# Pinned by name: a link may be relative or go through other links.
 	for l in "$workdir/runs/latest" "$workdir"/last-run/*; do
 		[[ -L "$l" ]] || continue
-		dir=$(readlink -f "$l") && pinned[$dir]=1
+		dir=$(readlink -f "$l") && pinned[${dir##*/}]=1
 	done
 	while IFS= read -r dir; do
 		[[ -n "$dir" ]] || continue
 		n=$((n + 1))
 		((n <= keep)) && continue
-		[[ -n "${pinned[$(readlink -f "$dir")]:-}" ]] && continue
+		[[ -n "${pinned[${dir##*/}]:-}" ]] && continue
 		rm -rf -- "$dir"
 	done < <(find "$workdir/runs" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
 		 sort -rn | cut -d' ' -f2-)
@@ -68,14 +73,31 @@ prune_unused()
 		-mtime "+$((days - 1))" -prune -exec rm -rf -- {} +
 }
 
-# workdir_prune(): apply the policy above to WORKDIR $1.
+# workdir_prune(): apply the policy above to WORKDIR $1; with $2 =
+# "auto" (the end of every run), cheaply: run dirs only once there are
+# PRUNE_SLACK more than PRUNE_RUNS, unused entries (judged in days) at
+# most once an hour.
 workdir_prune()
 {
 	local workdir=$1; shift
+	local mode=${1:-all}
+	local runs links last=0
 
 	[[ -d "$workdir" ]] || return 0
-	rm -rf -- "$workdir/ccache"
-	prune_runs "$workdir" "$PRUNE_RUNS"
+	[[ -e "$workdir/ccache" ]] && rm -rf -- "$workdir/ccache"
+	runs=("$workdir"/runs/*/)
+	# Each link may pin one more run.
+	links=("$workdir"/last-run/* "$workdir/runs/latest")
+	if [[ "$mode" != auto ]] ||
+	   ((${#runs[@]} > PRUNE_RUNS + PRUNE_SLACK + ${#links[@]})); then
+		prune_runs "$workdir" "$PRUNE_RUNS"
+	fi
+	if [[ "$mode" == auto ]]; then
+		[[ -r "$workdir/prune.stamp" ]] && read -r last < "$workdir/prune.stamp"
+		[[ "$last" =~ ^[0-9]+$ ]] || last=0
+		((EPOCHSECONDS - last < 3600)) && return 0
+		echo "$EPOCHSECONDS" > "$workdir/prune.stamp"
+	fi
 	prune_unused "$workdir/artifacts" 1 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/build" 1 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/bisect-run" 2 '*' "$PRUNE_DAYS"

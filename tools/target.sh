@@ -125,10 +125,10 @@ target_select()
 	ARCH_IDENTITY=${ARCH_TAB[$arch:identity]}
 	USER_CC=${ARCH_TAB[$arch:user-cc]}
 	RUNNER=$TOP/tools/bin/guest-runner-$arch
-	TGT_CC=$(sub_cross "${CC_TAB[$cc:cc]}")
+	TGT_CC=${CC_TAB[$cc:cc]//\{cross\}/$CROSS}
 	v=${CC_TAB[$cc:make]}
 	TGT_MAKE=()
-	[[ "$v" == - ]] || read -r -a TGT_MAKE <<< "$(sub_cross "$v")"
+	[[ "$v" == - ]] || read -r -a TGT_MAKE <<< "${v//\{cross\}/$CROSS}"
 	TGT_FRAGMENTS=("$CONFIG_FRAGMENT" "$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}")
 	[[ "${TGT_CONFIG[$t]}" == - ]] || TGT_FRAGMENTS+=("${TGT_CONFIG[$t]}")
 	OUT=${TGT_OUT[$t]:-}
@@ -151,9 +151,18 @@ target_packages()
 # emulators), when missing.
 targets_deps()
 {
-	# shellcheck disable=SC2046  # one word per package
-	"$TOP/tools/deps.sh" $(printf 'pkg:%s ' $(target_packages)) ||
+	local pkgs stamp=$WORKDIR/deps.stamp old=
+
+	pkgs=$(target_packages)
+	# Asked of dpkg only when its database changed since the same
+	# packages were found installed (no fork on a rerun).
+	[[ -r "$stamp" ]] && IFS= read -r old < "$stamp"
+	[[ "$old" == "$pkgs" && ! /var/lib/dpkg/status -nt "$stamp" ]] && return 0
+	# shellcheck disable=SC2046,SC2086  # one word per package
+	"$TOP/tools/deps.sh" $(printf 'pkg:%s ' $pkgs) ||
 		die "cannot install the packages of the targets ${TGT_NAMES[*]} (tools/arch.tsv, tools/compiler.tsv)"
+	[[ -d "$WORKDIR" ]] && printf '%s\n' "$pkgs" > "$stamp"
+	return 0
 }
 
 # path_of(): REPLY, where program $1 is on PATH ("" when nowhere), with
@@ -181,17 +190,18 @@ path_of()
 # those, and with them the key.
 toolchain_id()
 {
+	local -n __tc_ref=$1; shift
 	local c cmds bins=() key file
 	IFS=';' read -r -a cmds <<< "$(sub_cross "${CC_TAB[${TGT_COMPILER[$TGT]}:version]}")"
 	for c in "${cmds[@]}" make; do
 		path_of "${c%% *}"
 		bins+=("${REPLY:-${c%% *}}")
 	done
-	key=$(hash_of "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" \
-		"$(stat -L -c '%n %s %Y %Z %i' "${bins[@]}" 2>&1)")
+	hash_to key "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" \
+		"$(stat -L -c '%n %s %Y %Z %i' "${bins[@]}" 2>&1)"
 	file=$WORKDIR/toolchain/$key
 	if [[ -s "$file" ]]; then
-		echo "$(< "$file")"
+		text_of __tc_ref "$file"
 		return 0
 	fi
 	mkdir -p "$WORKDIR/toolchain"
@@ -203,7 +213,7 @@ toolchain_id()
 		done
 		make --version 2>&1 | head -n 1
 	} > "$file.tmp.$$" && mv "$file.tmp.$$" "$file"
-	echo "$(< "$file")"
+	text_of __tc_ref "$file"
 }
 
 # build_ids(): per target, the build dir and the identities its build
@@ -213,21 +223,23 @@ toolchain_id()
 # command lines: build dirs are not relocatable).
 build_ids()
 {
-	local t f frag
+	local t f frag text h
 
-	GUESTMOD_ID=$(hash_files "$TOP"/test/guest/modules/*)
+	hash_files_to GUESTMOD_ID "$TOP"/test/guest/modules/*
 	for t in "${TGT_NAMES[@]}"; do
 		target_select "$t"
-		TGT_TOOLCHAIN[$t]=$(toolchain_id)
+		toolchain_id "TGT_TOOLCHAIN[$t]"
 		frag=
 		for f in "${TGT_FRAGMENTS[@]}"; do
-			frag+=$(cat "$f")
+			text_of text "$f"
+			frag+=$text
 		done
-		TGT_OUT[$t]=$WORKDIR/build/$(hash_of "$frag" "${TGT_TOOLCHAIN[$t]}" "$WT")
-		TGT_CFGID[$t]=$(hash_of "${TGT_OUT[$t]}" "$(declare -f kmake kmake_argv stage_build \
+		hash_to h "$frag" "${TGT_TOOLCHAIN[$t]}" "$WT"
+		TGT_OUT[$t]=$WORKDIR/build/$h
+		hash_to "TGT_CFGID[$t]" "${TGT_OUT[$t]}" "$(declare -f kmake kmake_argv stage_build \
 			build_identity build_config build_touch_changed build_warnings \
 			build_recompiled build_sync_dir target_select sub_cross)" \
-			"$(target_table_rows "$t")")
+			"$(target_table_rows "$t")"
 	done
 	target_select "${TGT_NAMES[0]}"
 }
@@ -241,11 +253,11 @@ target_table_rows()
 		"$TOP/tools/arch.tsv" "$TOP/tools/compiler.tsv"
 }
 
-# build_key(): the cache key of the current target's build of tree $1.
+# build_key(): variable $1 = the cache key of the current target's
+# build of tree $2.
 build_key()
 {
-	local tree=$1; shift
-	hash_of "$tree" "$CFG_ID" "$GUESTMOD_ID"
+	hash_to "$1" "$2" "$CFG_ID" "$GUESTMOD_ID"
 }
 
 # build_ident(): the identity the current target's kernel of tree $1

@@ -152,8 +152,19 @@ make_initramfs()
 # answer would be asked again at every boot cell).
 qemu_version()
 {
-	[[ -n "${QEMU_VERSION[$QEMU]:-}" ]] ||
-		QEMU_VERSION[$QEMU]=$("$QEMU" --version 2>&1 | head -n 1)
+	local id v
+
+	if [[ -z "${QEMU_VERSION[$QEMU]:-}" ]]; then
+		# Kept per installed binary: QEMU takes a tenth of a second
+		# to say it, an upgrade changes its size, times and inode.
+		path_of "$QEMU"
+		id=$(stat -L -c '%n %s %Y %Z %i' "${REPLY:-$QEMU}" 2>&1)
+		if ! memo_get v qemu-version "$id"; then
+			v=$("$QEMU" --version 2>&1 | head -n 1)
+			memo_put qemu-version "$id" "$v"
+		fi
+		QEMU_VERSION[$QEMU]=$v
+	fi
 	QEMU_VER=${QEMU_VERSION[$QEMU]}
 }
 
@@ -222,13 +233,17 @@ boot_tools()
 		command -v "$QEMU" >/dev/null ||
 			die "$QEMU not found: run 'make deps' (Debian packages of target $t: ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
 		# The runner of the target's arch, static, made when missing
-		# or older than its source.
+		# or older than its source (asked without make when it is not).
 		q=${RUNNER#"$TOP"/}
-		make -s -C "$TOP" "$q" GUEST_CC="$USER_CC" >&2 ||
-			die "cannot build $q with $USER_CC (target $t): run 'make deps'"
+		if [[ ! "$RUNNER" -nt "$TOP/test/guest/runner.c" ||
+		      ! "$RUNNER" -nt "$TOP/tools/src/splat.h" ]]; then
+			make -s -C "$TOP" "$q" GUEST_CC="$USER_CC" WORKDIR="$WORKDIR" \
+				JOBS="$JOBS" >&2 ||
+				die "cannot build $q with $USER_CC (target $t): run 'make deps'"
+		fi
 		# The binary, not only its source, keys the boots: another
 		# compiler makes another runner.
-		RUNNER_SUM[${TGT_ARCH[$t]}]=$(sha1sum < "$RUNNER")
+		hash_files_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$RUNNER"
 	done
 	[[ -n "$cur" ]] && target_select "$cur"
 	command -v dracut >/dev/null ||
@@ -238,14 +253,17 @@ boot_tools()
 # boot_setup(): what every boot needs: the runner binary and the tools.
 boot_setup()
 {
+	local h
+
 	boot_tools
 	declare -gA QEMU_VERSION=() ACCEL_OF=()
 	# The runner and triage with every header they include.
-	BOOT_ID=$(hash_of "$(hash_files "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
-			"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h")" \
+	hash_files_to h "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
+		"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h"
+	hash_to BOOT_ID "$h" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests)" \
-		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)")
+		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)"
 	ACCEL_DONE=0
 	BOOT_PENDING=()
 	return 0
@@ -426,7 +444,7 @@ boot_cells()
 	local tgt=$1; shift
 	local art=$1; shift
 	local build_key=$1; shift
-	local key id exp=()
+	local key id ident exp=()
 
 	for id in "${TEST_IDS[@]}"; do
 		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
@@ -439,9 +457,10 @@ boot_cells()
 	# reused only for the very kernel and modules it was judged on; so
 	# are the emulator and how it is called.
 	qemu_version
-	key=$(hash_of "$build_key" "$BOOT_ID" "${exp[*]}" "$(cat "$art/identity.tsv" 2>/dev/null)" \
+	text_of ident "$art/identity.tsv"
+	hash_to key "$build_key" "$BOOT_ID" "${exp[*]}" "$ident" \
 		"$QEMU_VER" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS" \
-		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}")
+		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}"
 	if cache_has boot "$key" && cache_has tests "$key"; then
 		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
 	fi

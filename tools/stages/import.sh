@@ -31,7 +31,16 @@ import_ref()
 import_pkg_version()
 {
 	local pkg=$1; shift
-	dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null
+	local file=$WORKDIR/pkg-version.$pkg v=
+
+	# Kept until dpkg's database changes: a rerun asks no dpkg-query.
+	if [[ -r "$file" && ! /var/lib/dpkg/status -nt "$file" ]]; then
+		IFS= read -r v < "$file"
+		[[ -n "$v" ]] && { echo "$v"; return 0; }
+	fi
+	v=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || return 1
+	[[ -n "$v" && -d "$WORKDIR" ]] && printf '%s\n' "$v" > "$file"
+	echo "$v"
 }
 
 # stage_import(): make sure $KREPO holds the import of $PACKAGE; sets

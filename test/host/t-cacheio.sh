@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-cacheio.sh - tests of tools/bin/cacheio, the cache's coprocess: its
+# hashes equal `sha1sum | cut -c1-20` of the same bytes (so keys made
+# with or without it agree), its copies are byte for byte, its touches
+# are touch -c, and bad requests end it cleanly; then cache.sh's
+# hash_to and hash_files_to give the same keys through it as without.
+
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+CACHEIO=$T_BIN/cacheio
+D=$T_TMP/cacheio
+
+# sha(): the short sha1 of stdin, as the shell fallback makes it.
+sha()
+{
+	sha1sum | cut -c1-20
+}
+
+t_plan 16
+
+mkdir -p "$D"
+# Fixed seed: the same bytes every run, NULs and high bytes included.
+awk 'BEGIN { srand(7); for (i = 0; i < 200000; i++) printf "%c", int(rand() * 256) }' \
+	> "$D/random.bin"
+printf 'line one\n\tline two\n' > "$D/text"
+: > "$D/empty"
+
+t_eq "S: abc and a newline" "$(printf 'abc\n' | sha)" \
+	"$(printf 'Sabc\n\0' | "$CACHEIO")"
+t_eq "S: no bytes" "$(printf '' | sha)" "$(printf 'S\0' | "$CACHEIO")"
+long=$(head -c 300000 "$D/random.bin" | tr -d '\000' | tr '\n' x)
+t_eq "S: 300 kB of bytes without NUL" "$(printf '%s' "$long" | sha)" \
+	"$(printf 'S%s\0' "$long" | "$CACHEIO")"
+t_eq "F: labels and contents, a missing file adds nothing" \
+	"$({ printf 'a/random\n'; cat "$D/random.bin"; printf 'b/text\n'; cat "$D/text";
+	     printf 'c/none\n'; printf 'd/empty\n'; } | sha)" \
+	"$(printf 'Fa/random\0%s\0b/text\0%s\0c/none\0%s\0d/empty\0%s\0\0' \
+		"$D/random.bin" "$D/text" "$D/none" "$D/empty" | "$CACHEIO")"
+t_eq "three requests, three answers, in order" \
+	"$(printf '1\n' | sha) ok $(printf '2\n' | sha)" \
+	"$(printf 'S1\n\0C%s\0%s\0S2\n\0' "$D/text" "$D/copy" | "$CACHEIO" | xargs)"
+
+out=$(printf 'C%s\0%s\0' "$D/random.bin" "$D/random.copy" | "$CACHEIO")
+t_eq "C: ok" ok "$out"
+t_rc "C: byte for byte" 0 cmp "$D/random.bin" "$D/random.copy"
+t_grep "C: a missing source is named" "^error: $D/none: No such file or directory\$" \
+	<(printf 'C%s\0%s\0' "$D/none" "$D/x" | "$CACHEIO")
+t_grep "C: an unwritable target is named" "^error: $D/no/such/dir: No such file or directory\$" \
+	<(printf 'C%s\0%s\0' "$D/text" "$D/no/such/dir" | "$CACHEIO")
+
+touch -d '3 days ago' "$D/text"
+before=$(stat -c %Y "$D/text")
+t_eq "T: ok, and no file made" "ok ok" \
+	"$(printf 'T%s\0T%s\0' "$D/text" "$D/never" | "$CACHEIO" | xargs)"
+t_rc "T: the time moved on" 0 test "$(stat -c %Y "$D/text")" -gt "$before"
+t_eq "T: touch -c makes nothing" no "$([[ -e "$D/never" ]] && echo yes || echo no)"
+
+printf 'X' | "$CACHEIO" > "$T_OUT"
+rc=${PIPESTATUS[1]}
+t_eq "an unknown request: error, exit 2" "error 2" "$(cat "$T_OUT") $rc"
+t_rc "a truncated request ends quietly" 0 bash -c "printf 'Sab' | '$CACHEIO'"
+
+# cache.sh: the same keys through the coprocess as through sha1sum.
+keys()
+{
+	# shellcheck source=tools/cache.sh
+	source "$T_TOP/tools/cache.sh"
+	local a b
+	hash_to a "x y" "" $'multi\nline' "tab	here"
+	hash_files_to b "$D/random.bin" "$D/text" "$D/none"
+	echo "$a $b"
+}
+via=$(TOP=$T_TOP keys)
+# Without tools/bin/cacheio under TOP: sha1sum (the files are not under
+# either TOP, so their names hash the same).
+plain=$(TOP=$T_TMP/no-top keys 2>/dev/null)
+t_eq "hash_to and hash_files_to: coprocess and fallback agree" "$plain" "$via"
+t_rc "the keys are 20 hex digits each" 0 grep -Eq '^[0-9a-f]{20} [0-9a-f]{20}$' <(echo "$via")
+
+t_done
