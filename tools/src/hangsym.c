@@ -1,0 +1,812 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hangsym - name the place where a hung guest's CPU is.
+ *
+ * Usage:
+ *	hangsym --monitor SOCKET --arch x86_64|arm64 --system-map FILE
+ *		[--raw FILE] [--timeout-ms N]
+ *	hangsym --parse RAWFILE --arch x86_64|arm64 --system-map FILE
+ *
+ * --monitor	a QEMU HMP monitor on a unix socket (QEMU started with
+ *		-monitor unix:PATH,server=on,wait=off). hangsym waits for
+ *		its "(qemu) " prompt and sends "info registers", then
+ *		"x/32gx 0x<SP>" with the stack pointer that printed (QEMU
+ *		7.2's HMP knows no $rsp on x86_64 and no $sp on arm64),
+ *		then "info cpus". Every wait, the connection's and each
+ *		command's, is bounded by --timeout-ms (default 2000); a dead,
+ *		silent or closing monitor is an error. "info cpus" is
+ *		optional: its failure is only a warning.
+ * --raw	save the monitor's whole output, as it came (echoes, escape
+ *		sequences and all), also when the capture failed.
+ * --parse	symbolise such a saved transcript instead.
+ * --system-map	the booted kernel's System.map ("address type name"). Its
+ *		text symbols (types t, T and W) name an address: the
+ *		nearest at or below it, its size the distance to the next;
+ *		among symbols at one address a function comes before a
+ *		section marker ("__*_start", "_etext"), a global one before
+ *		a local one, then the first listed. Kernel text is
+ *		[_text or _stext, _etext) and [_sinittext, _einittext).
+ *
+ * The transcript gives the first CPU's PC (x86_64 "RIP=", arm64 "PC="),
+ * its stack pointer and on arm64 its link register (X30), and the words
+ * of every memory dump ("addr: 0x... 0x..."). Escape sequences, \r and
+ * other control characters are dropped first.
+ *
+ * Output (stdout, tab separated):
+ *	pc	<address>	<sym+0xoff/0xsize, or - outside kernel text>
+ *	frame	<address>	<sym+0xoff/0xsize>		(0..8 lines)
+ *	title	hang in <sym> [(spinning in <sym>)]
+ *		or hang outside the kernel (pc <address>)
+ *
+ * The frames are the candidate return addresses: on arm64 the link
+ * register, then the stack words in stack order, each that falls in
+ * kernel text but not on a symbol's first byte (a function pointer, as
+ * no call returns there), once, at most 8. The title names the PC's function
+ * (without a compiler's clone suffix such as ".isra.0"); when that is a
+ * function the CPU merely spins or idles in (the spinners table), it
+ * names the first frame that is not one too.
+ *
+ * Exit status: 0 the PC was symbolised, 1 the capture worked but the PC
+ * is outside kernel text, 2 usage, I/O, monitor or parse error.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HANG_OK		0
+#define HANG_OUTSIDE	1
+#define HANG_ERROR	2
+
+#define FRAMES_MAX	8		/* frame lines at most */
+#define WORDS_MAX	256		/* stack words read from a transcript */
+#define STACK_WORDS	32		/* stack words asked of the monitor */
+#define RAW_MAX		1048576		/* bytes of monitor output, at most */
+#define TIMEOUT_MS	2000		/* default bound of each wait */
+#define TIMEOUT_MAX	600000
+#define CMD_MAX		64		/* bytes of one monitor command */
+#define PROMPT		"(qemu) "
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#define UTIL_PROG "hangsym"
+#define UTIL_ERROR HANG_ERROR
+#include "util.h"
+
+/* How "info registers" names the registers of each arch. */
+struct arch {
+	const char *name;
+	const char *pc;
+	const char *sp;
+	const char *lr;		/* or NULL: no link register */
+};
+
+static const struct arch arches[] = {
+	{ "x86_64",	"RIP=",	"RSP=",	NULL },
+	{ "arm64",	"PC=",	"SP=",	"X30=" },
+};
+
+/*
+ * Functions a CPU idles or spins in on behalf of its caller: idle loops,
+ * the delay loops of mdelay() and udelay(), and what panic()'s endless
+ * loop calls between them.
+ */
+static const char * const spinners[] = {
+	"default_idle", "default_idle_call", "arch_cpu_idle", "cpu_idle_poll",
+	"cpu_do_idle", "native_safe_halt", "native_halt", "pv_native_safe_halt",
+	"mwait_idle", "poll_idle", "intel_idle", "acpi_idle_do_entry",
+	"acpi_safe_halt", "cpuidle_enter", "cpuidle_enter_state",
+	"__delay", "__delay_cycles", "__const_udelay", "__udelay", "__ndelay",
+	"delay_loop", "delay_tsc", "delay_halt", "delay_halt_tpause",
+	"delay_halt_mwaitx", "touch_softlockup_watchdog", "touch_nmi_watchdog",
+	"no_blink", "i8042_panic_blink", "amd_e400_idle",
+};
+
+struct sym {
+	unsigned long long addr;
+	const char *name;
+	int marker;		/* a section marker, not a function */
+	int local;		/* type t */
+	size_t order;		/* line in System.map */
+};
+
+struct symtab {
+	struct lines l;
+	struct sym *v;
+	size_t nr, cap;
+	unsigned long long text, stext, etext, sinittext, einittext;	/* 0: none */
+};
+
+struct capture {
+	unsigned long long pc, sp, lr;
+	int has_pc, has_sp, has_lr;
+	unsigned long long word[WORDS_MAX];
+	size_t nr_words;
+};
+
+struct opts {
+	const char *monitor, *parse, *map, *raw;
+	const struct arch *arch;
+	int timeout_ms;
+};
+
+static void bad_usage(void)
+{
+	fprintf(stderr,
+		"usage: %s --monitor SOCKET --arch x86_64|arm64 --system-map FILE\n"
+		"       [--raw FILE] [--timeout-ms N]\n"
+		"   or: %s --parse RAWFILE --arch x86_64|arm64 --system-map FILE\n",
+		prog, prog);
+	exit(HANG_ERROR);
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Parse 1 to 16 hex digits at @s into *@val; returns the number of
+ * digits, or 0 when there are none or too many.
+ */
+static size_t parse_hex(const char *s, unsigned long long *val)
+{
+	size_t n = 0;
+	unsigned long long v = 0;
+
+	while (hex_digit(s[n]) >= 0) {
+		if (n == 16)
+			return 0;
+		v = v << 4 | (unsigned long long)hex_digit(s[n]);
+		n++;
+	}
+	*val = v;
+	return n;
+}
+
+/* ---- System.map ---- */
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && !strcmp(s + n - t, tail);
+}
+
+static int is_marker(const char *name)
+{
+	return !strcmp(name, "_text") || !strcmp(name, "_stext") ||
+	       !strcmp(name, "_etext") || !strcmp(name, "_sinittext") ||
+	       !strcmp(name, "_einittext") ||
+	       (!strncmp(name, "__", 2) && (ends_with(name, "_start") ||
+					    ends_with(name, "_end") ||
+					    ends_with(name, "_begin")));
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->marker != y->marker)
+		return x->marker - y->marker;
+	if (x->local != y->local)
+		return x->local - y->local;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Note where the text sections start and end. */
+static void map_marker(struct symtab *st, const char *name, unsigned long long a)
+{
+	if (!strcmp(name, "_text"))
+		st->text = a;
+	else if (!strcmp(name, "_stext"))
+		st->stext = a;
+	else if (!strcmp(name, "_etext"))
+		st->etext = a;
+	else if (!strcmp(name, "_sinittext"))
+		st->sinittext = a;
+	else if (!strcmp(name, "_einittext"))
+		st->einittext = a;
+}
+
+/* A name of printable ASCII, no spaces, as the kernel's are. */
+static int good_name(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < 0x21 || *s > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* One "address type name" line; returns 0, or -1 when it is none. */
+static int map_line(struct symtab *st, char *s, size_t order)
+{
+	struct sym *y;
+	size_t n;
+	unsigned long long a;
+	char type;
+
+	n = parse_hex(s, &a);
+	if (!n || s[n] != ' ' || !s[n + 1] || s[n + 2] != ' ')
+		return -1;
+	type = s[n + 1];
+	s += n + 3;
+	s[strcspn(s, "\r")] = '\0';
+	if (!good_name(s))
+		return -1;
+	map_marker(st, s, a);
+	if (type != 't' && type != 'T' && type != 'W')
+		return 0;
+	if (st->nr == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 1024;
+		st->v = xrealloc(st->v, st->cap * sizeof(*st->v));
+	}
+	y = &st->v[st->nr++];
+	y->addr = a;
+	y->name = s;
+	y->marker = is_marker(s);
+	y->local = type == 't';
+	y->order = order;
+	return 0;
+}
+
+/* Sort by address and keep the preferred symbol of each address. */
+static void map_sort(struct symtab *st)
+{
+	size_t i, n = 0;
+
+	qsort(st->v, st->nr, sizeof(*st->v), sym_cmp);
+	for (i = 0; i < st->nr; i++)
+		if (!n || st->v[i].addr != st->v[n - 1].addr)
+			st->v[n++] = st->v[i];
+	st->nr = n;
+}
+
+static void map_read(struct symtab *st, const char *path)
+{
+	size_t i;
+
+	memset(st, 0, sizeof(*st));
+	lines_read(&st->l, path, "System.map", 0);
+	for (i = 0; i < st->l.nr; i++)
+		if (map_line(st, st->l.v[i], i) < 0)
+			die("%s:%zu: expected \"address type name\", got \"%s\"",
+			    path, i + 1, show(st->l.v[i], strlen(st->l.v[i])));
+	if (!st->nr)
+		die("%s: no text symbols (types t, T, W)", path);
+	if (!st->text || (st->stext && st->stext < st->text))
+		st->text = st->stext;
+	if (!st->text || st->etext <= st->text)
+		die("%s: no kernel text range (_stext or _text, then _etext)", path);
+	if (st->einittext <= st->sinittext)
+		st->einittext = 0;
+	map_sort(st);
+}
+
+static void map_free(struct symtab *st)
+{
+	free(st->v);
+	free(st->l.v);
+	free(st->l.buf);
+}
+
+static int in_text(const struct symtab *st, unsigned long long a)
+{
+	return (a >= st->text && a < st->etext) ||
+	       (a >= st->sinittext && a < st->einittext);
+}
+
+/* The symbol at or below @a, or NULL; its size in *@size. */
+static const struct sym *map_find(const struct symtab *st, unsigned long long a,
+				  unsigned long long *size)
+{
+	size_t lo = 0, hi = st->nr, mid;
+	unsigned long long end;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st->v[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (lo < st->nr)
+		end = st->v[lo].addr;
+	else
+		end = a < st->etext ? st->etext : st->einittext;
+	*size = end > a ? end - st->v[lo - 1].addr : 0;
+	return &st->v[lo - 1];
+}
+
+/* ---- the transcript ---- */
+
+/* Drop escape sequences, \r and other control characters, in place. */
+static void clean_line(char *s)
+{
+	unsigned char c;
+	char *r, *w = s;
+
+	for (r = s; *r; r++) {
+		c = *r;
+		if (c == 0x1b && r[1] == '[') {
+			for (r += 2; *r && (*r < 0x40 || *r > 0x7e); r++)
+				;
+			if (!*r)
+				break;
+			continue;
+		}
+		if (c == 0x1b) {
+			if (r[1])
+				r++;
+			continue;
+		}
+		if (c < 0x20 || c == 0x7f)
+			continue;
+		*w++ = c;
+	}
+	*w = '\0';
+}
+
+/* The value of "KEY=hex" at the start of @s or after a space. */
+static int reg_value(const char *s, const char *key, unsigned long long *val)
+{
+	const char *p = s;
+	size_t n;
+
+	while ((p = strstr(p, key))) {
+		if (p == s || p[-1] == ' ') {
+			n = parse_hex(p + strlen(key), val);
+			if (n && (p[strlen(key) + n] == ' ' ||
+				  !p[strlen(key) + n]))
+				return 1;
+		}
+		p++;
+	}
+	return 0;
+}
+
+static void parse_regs(struct capture *c, const struct arch *ar,
+		       const char *s)
+{
+	if (!c->has_pc)
+		c->has_pc = reg_value(s, ar->pc, &c->pc);
+	if (!c->has_sp)
+		c->has_sp = reg_value(s, ar->sp, &c->sp);
+	if (ar->lr && !c->has_lr)
+		c->has_lr = reg_value(s, ar->lr, &c->lr);
+}
+
+/* A memory dump line, "address: 0xword 0xword". */
+static void parse_dump(struct capture *c, const char *s)
+{
+	unsigned long long a, w[2];
+	size_t n, nr = 0;
+
+	n = parse_hex(s, &a);
+	if (!n || s[n] != ':')
+		return;
+	for (s += n + 1; *s; s += n) {
+		if (strncmp(s, " 0x", 3) || nr == ARRAY_SIZE(w))
+			return;
+		s += 3;
+		n = parse_hex(s, &w[nr]);
+		if (!n || (s[n] && s[n] != ' '))
+			return;
+		nr++;
+	}
+	for (n = 0; n < nr && c->nr_words < WORDS_MAX; n++)
+		c->word[c->nr_words++] = w[n];
+}
+
+/* The registers and stack words of a transcript (@len bytes). */
+static void parse_capture(struct capture *c, const struct arch *ar,
+			  const char *buf, size_t len)
+{
+	char *copy = xrealloc(NULL, len + 1), *s, *nl;
+
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	memset(c, 0, sizeof(*c));
+	for (s = copy; s < copy + len; s = nl + 1) {
+		nl = memchr(s, '\n', copy + len - s);
+		if (!nl)
+			nl = copy + len;
+		*nl = '\0';
+		clean_line(s);
+		parse_regs(c, ar, s);
+		parse_dump(c, s);
+	}
+	free(copy);
+}
+
+/* ---- the report ---- */
+
+/* The length of @name without a clone suffix (".isra.0", ".cold"). */
+static int base_len(const char *name)
+{
+	return (int)strcspn(name, ".");
+}
+
+static int is_spinner(const char *name)
+{
+	size_t i, n = base_len(name);
+
+	for (i = 0; i < ARRAY_SIZE(spinners); i++)
+		if (strlen(spinners[i]) == n && !strncmp(spinners[i], name, n))
+			return 1;
+	return 0;
+}
+
+/* Print "KIND<TAB>address<TAB>sym+0xoff/0xsize"; returns the symbol. */
+static const struct sym *put_addr(const struct symtab *st, const char *kind,
+				  unsigned long long a)
+{
+	const struct sym *y = NULL;
+	unsigned long long size = 0;
+
+	if (in_text(st, a))
+		y = map_find(st, a, &size);
+	printf("%s\t%016llx\t", kind, a);
+	if (y)
+		printf("%s+0x%llx/0x%llx\n", y->name, a - y->addr, size);
+	else
+		printf("-\n");
+	return y;
+}
+
+/*
+ * A candidate return address: in kernel text and not a function's first
+ * byte (a call comes before a return address: that is a pointer).
+ */
+static int is_return(const struct symtab *st, unsigned long long a)
+{
+	const struct sym *y;
+	unsigned long long size;
+
+	if (!in_text(st, a))
+		return 0;
+	y = map_find(st, a, &size);
+	return y && y->addr != a;
+}
+
+/* The candidate return addresses: the link register, then the stack. */
+static size_t frames_of(const struct symtab *st, const struct capture *c,
+			unsigned long long *f)
+{
+	size_t i, j, n = 0;
+	unsigned long long a;
+
+	for (i = 0; i < c->nr_words + 1 && n < FRAMES_MAX; i++) {
+		if (i == 0 && !c->has_lr)
+			continue;
+		a = i ? c->word[i - 1] : c->lr;
+		if (!is_return(st, a))
+			continue;
+		for (j = 0; j < n && f[j] != a; j++)
+			;
+		if (j == n)
+			f[n++] = a;
+	}
+	return n;
+}
+
+static int report(const struct symtab *st, const struct capture *c,
+		  const char *what)
+{
+	const struct sym *pc, *y, *caller = NULL;
+	unsigned long long f[FRAMES_MAX];
+	size_t i, n;
+
+	if (!c->has_pc)
+		die("%s: no PC in the monitor's output", what);
+	pc = put_addr(st, "pc", c->pc);
+	n = frames_of(st, c, f);
+	for (i = 0; i < n; i++) {
+		y = put_addr(st, "frame", f[i]);
+		if (!caller && y && !is_spinner(y->name))
+			caller = y;
+	}
+	if (!pc) {
+		printf("title\thang outside the kernel (pc %016llx)\n", c->pc);
+		return HANG_OUTSIDE;
+	}
+	if (!is_spinner(pc->name) || !caller)
+		printf("title\thang in %.*s\n", base_len(pc->name), pc->name);
+	else
+		printf("title\thang in %.*s (spinning in %.*s)\n",
+		       base_len(caller->name), caller->name,
+		       base_len(pc->name), pc->name);
+	return HANG_OK;
+}
+
+/* ---- the monitor ---- */
+
+struct mon {
+	int fd;
+	char *buf;		/* all output so far, NUL-terminated */
+	size_t len, cap;
+	int timeout_ms;
+	char err[256];		/* why the last call failed */
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wait until @fd is ready for @events or @deadline; 0, or -1 (err). */
+static int mon_poll(struct mon *m, short events, long long deadline,
+		    const char *what)
+{
+	struct pollfd p = { .fd = m->fd, .events = events };
+	long long left;
+	int rc;
+
+	for (;;) {
+		left = deadline - now_ms();
+		if (left <= 0) {
+			snprintf(m->err, sizeof(m->err),
+				 "no answer to %s within %d ms", what,
+				 m->timeout_ms);
+			return -1;
+		}
+		rc = poll(&p, 1, (int)left);
+		if (rc > 0)
+			return 0;
+		if (rc < 0 && errno != EINTR) {
+			snprintf(m->err, sizeof(m->err), "poll: %s",
+				 strerror(errno));
+			return -1;
+		}
+	}
+}
+
+/* Read one chunk of output; 0, or -1 (err) at its end or an error. */
+static int mon_read(struct mon *m, const char *what)
+{
+	ssize_t n;
+
+	if (m->cap - m->len < 4097) {
+		m->cap = m->cap ? m->cap * 2 : 65536;
+		m->buf = xrealloc(m->buf, m->cap);
+	}
+	n = read(m->fd, m->buf + m->len, m->cap - m->len - 1);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0) {
+		snprintf(m->err, sizeof(m->err), "%s: %s", what,
+			 n ? strerror(errno) : "the monitor closed the connection");
+		return -1;
+	}
+	m->len += n;
+	m->buf[m->len] = '\0';
+	if (m->len > RAW_MAX) {
+		snprintf(m->err, sizeof(m->err), "%s: more than %d bytes of output",
+			 what, RAW_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read until the output since @from ends with the prompt. */
+static int mon_prompt(struct mon *m, size_t from, const char *what)
+{
+	long long deadline = now_ms() + m->timeout_ms;
+	size_t p = strlen(PROMPT);
+
+	for (;;) {
+		if (m->len - from >= p && !strcmp(m->buf + m->len - p, PROMPT))
+			return 0;
+		if (mon_poll(m, POLLIN, deadline, what) < 0 ||
+		    mon_read(m, what) < 0)
+			return -1;
+	}
+}
+
+/* Send @cmd and read its output up to the next prompt. */
+static int mon_cmd(struct mon *m, const char *cmd)
+{
+	long long deadline = now_ms() + m->timeout_ms;
+	size_t from = m->len, off = 0, n = strlen(cmd);
+	char line[CMD_MAX + 1];
+	ssize_t w;
+
+	snprintf(line, sizeof(line), "%s\n", cmd);
+	n++;
+	while (off < n) {
+		if (mon_poll(m, POLLOUT, deadline, cmd) < 0)
+			return -1;
+		w = send(m->fd, line + off, n - off, MSG_NOSIGNAL);
+		if (w < 0 && errno != EINTR && errno != EAGAIN) {
+			snprintf(m->err, sizeof(m->err), "%s: %s", cmd,
+				 strerror(errno));
+			return -1;
+		}
+		off += w > 0 ? w : 0;
+	}
+	return mon_prompt(m, from, cmd);
+}
+
+static int mon_connect(struct mon *m, const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		snprintf(m->err, sizeof(m->err), "socket path too long: %s",
+			 show(path, strlen(path)));
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	m->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (m->fd < 0 || connect(m->fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		snprintf(m->err, sizeof(m->err), "cannot connect to %s: %s",
+			 show(path, strlen(path)), strerror(errno));
+		return -1;
+	}
+	return mon_prompt(m, 0, "the connection");
+}
+
+/* The whole capture: prompt, registers, stack, CPUs. */
+static int mon_capture(struct mon *m, const struct opts *o)
+{
+	struct capture c;
+	char cmd[CMD_MAX];
+
+	if (mon_connect(m, o->monitor) < 0 ||
+	    mon_cmd(m, "info registers") < 0)
+		return -1;
+	parse_capture(&c, o->arch, m->buf, m->len);
+	if (c.has_sp) {
+		snprintf(cmd, sizeof(cmd), "x/%dgx 0x%llx", STACK_WORDS, c.sp);
+		if (mon_cmd(m, cmd) < 0)
+			return -1;
+	}
+	if (mon_cmd(m, "info cpus") < 0)
+		fprintf(stderr, "%s: warning: %s\n", prog, m->err);
+	return 0;
+}
+
+static void save_raw(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
+		die("cannot write %s: %s", path, strerror(errno));
+}
+
+static int run_monitor(const struct symtab *st, const struct opts *o)
+{
+	struct mon m = { .fd = -1, .timeout_ms = o->timeout_ms };
+	struct capture c;
+	int rc;
+
+	rc = mon_capture(&m, o);
+	if (m.fd >= 0)
+		close(m.fd);
+	if (o->raw)
+		save_raw(o->raw, m.buf ? m.buf : "", m.len);
+	if (rc < 0)
+		die("monitor %s: %s", show(o->monitor, strlen(o->monitor)), m.err);
+	parse_capture(&c, o->arch, m.buf, m.len);
+	free(m.buf);
+	return report(st, &c, o->monitor);
+}
+
+static int run_parse(const struct symtab *st, const struct opts *o)
+{
+	struct capture c;
+	size_t len;
+	char *buf;
+	FILE *f;
+
+	f = fopen(o->parse, "rb");
+	if (!f)
+		die("cannot open %s: %s", o->parse, strerror(errno));
+	buf = slurp(f, &len);
+	if (!buf)
+		die("cannot read %s: %s", o->parse, strerror(errno));
+	fclose(f);
+	parse_capture(&c, o->arch, buf, len);
+	free(buf);
+	return report(st, &c, o->parse);
+}
+
+/* ---- options ---- */
+
+static const struct arch *arch_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(arches); i++)
+		if (!strcmp(arches[i].name, name))
+			return &arches[i];
+	die("unknown --arch \"%s\" (x86_64 or arm64)", show(name, strlen(name)));
+	return NULL;
+}
+
+static int parse_timeout(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > TIMEOUT_MAX)
+		die("--timeout-ms wants 1 to %d, got \"%s\"", TIMEOUT_MAX,
+		    show(s, strlen(s)));
+	return (int)v;
+}
+
+static void parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lopts[] = {
+		{ "monitor",	required_argument, NULL, 'm' },
+		{ "parse",	required_argument, NULL, 'p' },
+		{ "arch",	required_argument, NULL, 'a' },
+		{ "system-map",	required_argument, NULL, 's' },
+		{ "raw",	required_argument, NULL, 'r' },
+		{ "timeout-ms",	required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = TIMEOUT_MS;
+	while ((opt = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+		if (opt == 'm')
+			o->monitor = optarg;
+		else if (opt == 'p')
+			o->parse = optarg;
+		else if (opt == 'a')
+			o->arch = arch_of(optarg);
+		else if (opt == 's')
+			o->map = optarg;
+		else if (opt == 'r')
+			o->raw = optarg;
+		else if (opt == 't')
+			o->timeout_ms = parse_timeout(optarg);
+		else
+			bad_usage();
+	}
+	if (optind != argc || !o->arch || !o->map ||
+	    !o->monitor == !o->parse || (o->parse && o->raw))
+		bad_usage();
+}
+
+int main(int argc, char **argv)
+{
+	struct symtab st;
+	struct opts o;
+	int rc;
+
+	parse_opts(argc, argv, &o);
+	map_read(&st, o.map);
+	if (o.monitor)
+		rc = run_monitor(&st, &o);
+	else
+		rc = run_parse(&st, &o);
+	map_free(&st);
+	return rc;
+}
