@@ -217,7 +217,7 @@ t_grep "it names FILE:LINE" "^findings: error: $T_TMP/acc-noreason:1: " "$T_OUT"
 # --- new: input and usage errors ---
 new "missing parent: exit 2" 2 --parent "$T_TMP/nope.tsv" --child "$T_TMP/gcc-c.tsv"
 t_grep "the message names the file" \
-	"^findings: error: $T_TMP/nope.tsv: No such file or directory\$" "$T_OUT"
+	"^findings: error: cannot open $T_TMP/nope.tsv: No such file or directory\$" "$T_OUT"
 printf 'a.c\t-Wx\tm\tr\nnot a finding\n' > "$T_TMP/bad.tsv"
 new "a line of new's input without four fields: exit 2" 2 --parent "$T_TMP/bad.tsv" \
 	--child "$T_TMP/gcc-c.tsv"
@@ -244,9 +244,9 @@ t_rc "new without --child: exit 2" 2 "$F" new --parent "$T_TMP/empty"
 # --- parse: input that is no tool output ---
 t_rc "parse a missing file: exit 2" 2 "$F" parse --tool gcc "$T_TMP/nope.txt"
 t_grep "the message names the file" \
-	"^findings: error: $T_TMP/nope.txt: No such file or directory\$" "$T_OUT"
+	"^findings: error: cannot open $T_TMP/nope.txt: No such file or directory\$" "$T_OUT"
 t_rc "parse a directory: exit 2" 2 "$F" parse --tool sparse "$T_TMP"
-t_grep "the message names it" "^findings: error: $T_TMP: " "$T_OUT"
+t_grep "the message names it" "^findings: error: cannot read $T_TMP: " "$T_OUT"
 parse "parse an empty file" empty.tsv --tool kdoc "$T_TMP/empty"
 t_eq "no findings" "" "$(cat "$T_TMP/empty.tsv")"
 sed 's/$/\r/' "$FIX/gcc-child.txt" > "$T_TMP/crlf.txt"

@@ -182,7 +182,7 @@ t_grep "usage is printed" '^usage: tags --patch FILE' "$T_OUT"
 t_rc "an unknown option: exit 2" 2 "$TAGS" --patch "$FIX/v2-0001.patch" --bogus
 t_rc "an extra argument: exit 2" 2 "$TAGS" --patch "$FIX/v2-0001.patch" extra
 t_rc "a missing patch: exit 2" 2 "$TAGS" --patch "$T_TMP/nonexistent.patch"
-t_grep "tags: error: FILE: why" "^tags: error: $T_TMP/nonexistent\\.patch: No such file or directory\$" "$T_OUT"
+t_grep "tags: error: FILE: why" "^tags: error: cannot open $T_TMP/nonexistent\\.patch: No such file or directory\$" "$T_OUT"
 t_rc "a directory as the patch: exit 2" 2 "$TAGS" --patch "$T_TMP"
 t_rc "a --sender without an email: exit 2" 2 "$TAGS" --patch "$FIX/v2-0001.patch" \
 	--sender "Will Deacon"

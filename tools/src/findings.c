@@ -211,30 +211,8 @@ static int is_alpha(char c)
  */
 static void read_file(struct lines *l, const char *path)
 {
-	size_t len, i, start = 0;
-	char *buf;
-	FILE *f;
-
-	memset(l, 0, sizeof(*l));
-	f = fopen(path, "rb");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	buf = slurp(f, &len);
-	if (!buf)
-		die("%s: %s", path, strerror(errno));
-	fclose(f);
-	l->buf = buf;
-	for (i = 0; i <= len; i++) {
-		if (i < len && buf[i] != '\n')
-			continue;
-		if (i == len && start == len)
-			break;
-		buf[i] = '\0';
-		if (i > start && buf[i - 1] == '\r')
-			buf[i - 1] = '\0';
-		lines_push(l, buf + start);
-		start = i + 1;
-	}
+	lines_read(l, path, NULL, 0);
+	lines_strip_cr(l);
 }
 
 /*

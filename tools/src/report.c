@@ -232,24 +232,6 @@ struct target {
 	char *name;
 };
 
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		die("out of memory");
-	s = xrealloc(NULL, n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* Drop control characters except tab; strip trailing blanks. */
 static void clean(char *s)
 {

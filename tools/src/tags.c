@@ -239,22 +239,6 @@ static char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
-static char *xvasprintf(const char *fmt, va_list ap)
-{
-	va_list aq;
-	char *s;
-	int n;
-
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		die("out of memory");
-	s = xrealloc(NULL, (size_t)n + 1);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
 /* @v (@nr elements of @size bytes) with room for one more. */
 static void *grow(void *v, size_t nr, size_t *cap, size_t size)
 {
@@ -358,35 +342,12 @@ static void put_field(const char *s, size_t max)
 
 /*
  * Read @path into @l, split at each '\n', without the '\r' of a CRLF line
- * end; a last line without '\n' counts. Errors are fatal: "FILE: why".
+ * end; a last line without '\n' counts. Errors are fatal.
  */
 static void read_lines(struct lines *l, const char *path)
 {
-	size_t len, i, start = 0, n;
-	char *buf;
-	FILE *f;
-
-	memset(l, 0, sizeof(*l));
-	f = fopen(path, "rb");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	buf = slurp(f, &len);
-	if (!buf)
-		die("%s: %s", path, strerror(errno));
-	fclose(f);
-	l->buf = buf;
-	for (i = 0; i <= len; i++) {
-		if (i < len && buf[i] != '\n')
-			continue;
-		if (i == len && start == len)
-			break;
-		buf[i] = '\0';
-		n = strlen(buf + start);
-		if (n && buf[start + n - 1] == '\r')
-			buf[start + n - 1] = '\0';
-		lines_push(l, buf + start);
-		start = i + 1;
-	}
+	lines_read(l, path, NULL, 0);
+	lines_strip_cr(l);
 }
 
 /* Parse "Key: value" at @s; returns 0, or -1 when @s is no tag. */

@@ -39,6 +39,35 @@ static inline void *xrealloc(void *p, size_t size)
 	return p;
 }
 
+/* vsprintf() into memory that never fails to come. */
+static inline char *xvasprintf(const char *fmt, va_list ap)
+{
+	va_list aq;
+	char *s;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		die("out of memory");
+	s = xrealloc(NULL, (size_t)n + 1);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return s;
+}
+
+/* sprintf() into memory that never fails to come. */
+static inline char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /*
  * Read the rest of an open file into a NUL-terminated buffer and set
  * *plen; returns NULL (nothing allocated) on a read error.
@@ -243,6 +272,18 @@ static inline int lines_read(struct lines *l, const char *path,
 		l->partial = 1;
 	}
 	return 0;
+}
+
+/* Drop the '\r' of every CRLF line end of @l (in place). */
+static inline void lines_strip_cr(struct lines *l)
+{
+	size_t i, n;
+
+	for (i = 0; i < l->nr; i++) {
+		n = strlen(l->v[i]);
+		if (n && l->v[i][n - 1] == '\r')
+			l->v[i][n - 1] = '\0';
+	}
 }
 
 /* @s without its leading and trailing spaces (in place). */
