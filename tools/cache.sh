@@ -104,20 +104,21 @@ declare -A MEMO=() MEMO_READ=()
 memo_get()
 {
 	local -n __memo_ref=$1; shift
-	local name=$1; shift
-	local key=$1; shift
-	local k v
+	# Names of their own: the caller's variable may be called anything.
+	local __memo_name=$1; shift
+	local __memo_key=$1; shift
+	local __memo_k __memo_v
 
-	if [[ -z "${MEMO_READ[$name]:-}" ]]; then
-		MEMO_READ[$name]=1
-		if [[ -r "$WORKDIR/memo/$name" ]]; then
-			while IFS=$'\t' read -r k v; do
-				MEMO["$name:$k"]=$v
-			done < "$WORKDIR/memo/$name"
+	if [[ -z "${MEMO_READ[$__memo_name]:-}" ]]; then
+		MEMO_READ[$__memo_name]=1
+		if [[ -r "$WORKDIR/memo/$__memo_name" ]]; then
+			while IFS=$'\t' read -r __memo_k __memo_v; do
+				MEMO["$__memo_name:$__memo_k"]=$__memo_v
+			done < "$WORKDIR/memo/$__memo_name"
 		fi
 	fi
-	[[ -n "${MEMO["$name:$key"]+set}" ]] || return 1
-	__memo_ref=${MEMO["$name:$key"]}
+	[[ -n "${MEMO["$__memo_name:$__memo_key"]+set}" ]] || return 1
+	__memo_ref=${MEMO["$__memo_name:$__memo_key"]}
 }
 
 # memo_put(): memo $1 keeps value $3 (one line) for key $2.

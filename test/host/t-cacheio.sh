@@ -19,7 +19,7 @@ sha()
 	sha1sum | cut -c1-20
 }
 
-t_plan 16
+t_plan 17
 
 mkdir -p "$D"
 # Fixed seed: the same bytes every run, NULs and high bytes included.
@@ -79,5 +79,25 @@ via=$(TOP=$T_TOP keys)
 plain=$(TOP=$T_TMP/no-top keys 2>/dev/null)
 t_eq "hash_to and hash_files_to: coprocess and fallback agree" "$plain" "$via"
 t_rc "the keys are 20 hex digits each" 0 grep -Eq '^[0-9a-f]{20} [0-9a-f]{20}$' <(echo "$via")
+
+# memo.sh-style facts: kept, and read back in a new shell into a variable
+# of any name (a name its own locals shadowed gave an empty answer).
+memo()
+{
+	# shellcheck source=tools/cache.sh
+	source "$T_TOP/tools/cache.sh"
+	local v k x
+	if [[ "$1" == put ]]; then
+		memo_put facts "key one" "value	with tab"
+		return
+	fi
+	memo_get v facts "key one" || echo "v: none"
+	memo_get k facts "key one" || echo "k: none"
+	memo_get x facts "no such key" && echo "x: found"
+	echo "$v|$k"
+}
+WORKDIR=$D/wd memo put
+t_eq "memo: a fact read back, in variables named like memo_get's own" \
+	"value with tab|value with tab" "$(WORKDIR=$D/wd memo get)"
 
 t_done
