@@ -36,7 +36,7 @@ parse()
 	t_rc "$1" "$2" "$HANGSYM" --parse "$4" --arch "$3" --system-map "$5"
 }
 
-t_plan 74
+t_plan 78
 
 # --- the real captures ---
 while read -r arch case rc; do
@@ -177,6 +177,16 @@ t_eq "frames: deduplicated, at most 8, in stack order" \
 made ffffffff81000600
 parse "a PC in data: exit 1" 1 x86_64 "$T_TMP/made.raw" "$MAP"
 t_grep "outside the kernel" "^title${TAB}hang outside the kernel \\(pc ffffffff81000600\\)\$" "$T_OUT"
+# A module's code (the fault suite's hang spins in a module's init): a
+# kernel address outside vmlinux, named by the kernel function it was
+# called from; with no such frame it stays outside.
+made ffffffffc0001010 0000000000000010 ffffffff81000210 ffffffff81001004
+parse "a PC in a module, called from the kernel: exit 0" 0 x86_64 "$T_TMP/made.raw" "$MAP"
+t_grep "module code, called from its caller" \
+	"^title${TAB}hang in module code called from panic\$" "$T_OUT"
+made ffffffffc0001010 0000000000000010
+parse "a PC in a module, no kernel frame: exit 1" 1 x86_64 "$T_TMP/made.raw" "$MAP"
+t_grep "no caller: outside" "^title${TAB}hang outside the kernel \\(pc ffffffffc0001010\\)\$" "$T_OUT"
 
 # --- bad inputs ---
 t_rc "no arguments: usage, exit 2" 2 "$HANGSYM"

@@ -36,7 +36,11 @@
  *	pc	<address>	<sym+0xoff/0xsize, or - outside kernel text>
  *	frame	<address>	<sym+0xoff/0xsize>		(0..8 lines)
  *	title	hang in <sym> [(spinning in <sym>)]
- *		or hang outside the kernel (pc <address>)
+ *		or hang in module code called from <sym> (no address:
+ *		equal hangs at other steps get equal titles),
+ *		when the PC is a kernel address outside vmlinux's text (a
+ *		module's: its symbols are not in System.map) and a frame is
+ *		known; else hang outside the kernel (pc <address>)
  *
  * The frames are the candidate return addresses: on arm64 the link
  * register, then the stack words in stack order, each that falls in
@@ -509,6 +513,9 @@ static size_t frames_of(const struct symtab *st, const struct capture *c,
 	return n;
 }
 
+/* Where both arches map the kernel and its modules: the upper half. */
+#define KERNEL_HALF	0xffff000000000000ULL
+
 static int report(const struct symtab *st, const struct capture *c,
 		  const char *what)
 {
@@ -524,6 +531,12 @@ static int report(const struct symtab *st, const struct capture *c,
 		y = put_addr(st, "frame", f[i]);
 		if (!caller && y && !is_spinner(y->name))
 			caller = y;
+	}
+	if (!pc && c->pc >= KERNEL_HALF && caller) {
+		/* A module's: named by the kernel function it was called from. */
+		printf("title\thang in module code called from %.*s\n",
+		       base_len(caller->name), caller->name);
+		return HANG_OK;
 	}
 	if (!pc) {
 		printf("title\thang outside the kernel (pc %016llx)\n", c->pc);

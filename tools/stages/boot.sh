@@ -41,14 +41,20 @@ qemu_start()
 	for i in "${!res[@]}"; do
 		res[i]=${res[i]//\{file\}/$dir/results.ktap}
 	done
-	local cmd=(setpriv --pdeathsig KILL timeout -k 3 "$secs"
-		setpriv --pdeathsig KILL "$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
+	# The watcher ends the guest at the deadline, after asking its
+	# monitor where it hangs (tools/qemu-watch.sh, in DIR).
+	# shellcheck disable=SC2054  # the commas are QEMU's
+	local cmd=(setpriv --pdeathsig KILL "$TOP/tools/qemu-watch.sh" "$secs"
+		"${TGT_ARCH[$TGT]}" "${kernel%/*}/System.map" --
+		"$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
 		-kernel "$kernel" -initrd "$initrd"
 		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV${extra:+ $extra}"
 		-serial "file:$dir/console.log" "${res[@]}"
+		-monitor unix:mon.sock,server=on,wait=off
 		-pidfile "$dir/qemu.pid")
 
-	rm -f "$dir/console.log" "$dir/results.ktap" "$dir/qemu.pid"
+	rm -f "$dir/console.log" "$dir/results.ktap" "$dir/qemu.pid" "$dir/mon.sock" \
+		"$dir/hang.tsv" "$dir/hang.raw" "$dir/hang.err"
 	{
 		printf '$'
 		printf ' %q' "${cmd[@]}"
@@ -60,7 +66,7 @@ qemu_start()
 	# run nor hold its lock.
 	(
 		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
-		exec "${cmd[@]}"
+		cd "$dir" && exec "${cmd[@]}"
 	) < /dev/null >> "$log" 2>&1 &
 	QEMU_PID=$!
 	QEMU_DIR=$dir
@@ -259,10 +265,12 @@ boot_setup()
 	declare -gA QEMU_VERSION=() ACCEL_OF=()
 	# The runner and triage with every header they include.
 	hash_files_to h "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
-		"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h"
+		"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h" "$TOP/tools/src/hangsym.c" \
+		"$TOP/tools/qemu-watch.sh"
 	hash_to BOOT_ID "$h" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
-		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests)" \
+		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
+			boot_hang)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)"
 	ACCEL_DONE=0
 	BOOT_PENDING=()
@@ -329,6 +337,37 @@ stage_boot_start()
 		"$log" "${skips:+bisect_skip=$skips}"
 }
 
+# boot_hang(): where the guest of DIR ($1) hung, as the watcher captured
+# it at the deadline (tools/qemu-watch.sh, tools/bin/hangsym): HANG_TITLE
+# ("hang in FUNC"), the place and the frames in DETAIL ($2), the title
+# in DIR/triage.tsv (the report groups crash titles); fails when nothing
+# was captured.
+boot_hang()
+{
+	local dir=$1; shift
+	local detail=$1; shift
+	local kind a b
+
+	HANG_TITLE=
+	[[ -s "$dir/hang.tsv" ]] || return 1
+	while IFS=$'\t' read -r kind a b; do
+		case $kind in
+		title) HANG_TITLE=$a ;;
+		pc)
+			if [[ "$b" == - ]]; then
+				echo "stuck at $a, outside vmlinux (a module's code)" >> "$detail"
+			else
+				echo "stuck at $b ($a)" >> "$detail"
+			fi
+			;;
+		frame) echo "  called from $b ($a)" >> "$detail" ;;
+		esac
+	done < "$dir/hang.tsv"
+	[[ -n "$HANG_TITLE" ]] || return 1
+	echo "monitor capture: $dir/hang.raw" >> "$detail"
+	printf 'title\t%s\n' "$HANG_TITLE" >> "$dir/triage.tsv"
+}
+
 # stage_boot_finish(): the boot stage, second half: wait for the guest
 # and judge console, results and identity (tools/bin/triage, whose output
 # DIR/triage.tsv the tests stage reads). Args: REC LOG DETAIL ART DIR
@@ -361,6 +400,7 @@ stage_boot_finish()
 		boot-detail) echo "$a" >> "$detail" ;;
 		esac
 	done < "$dir/triage.tsv"
+	((rc == 124)) && boot_hang "$dir" "$detail" && summary+=": $HANG_TITLE"
 	# Every boot says which kernel it proved it ran.
 	result "$rec" "$status" "$summary${booted:+, booted $booted} ($accel)"
 	if ((trc > 1)); then

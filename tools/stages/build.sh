@@ -323,6 +323,8 @@ stage_build()
 		return "$EXIT_FAIL"
 	fi
 	cp "$OUT/$IMAGE" "$art/${IMAGE##*/}"
+	# For naming the place of a hang (boot.sh, boot_hang).
+	cp "$OUT/System.map" "$art/System.map"
 	echo "$kver" > "$art/kernel.release"
 
 	# The guest's test modules, built against this step (M=) in a dir
