@@ -93,7 +93,7 @@ memo()
 	fi
 	memo_get v facts "key one" || echo "v: none"
 	memo_get k facts "key one" || echo "k: none"
-	memo_get x facts "no such key" && echo "x: found"
+	memo_get x facts "no such key" && echo "x: found $x"
 	echo "$v|$k"
 }
 WORKDIR=$D/wd memo put
