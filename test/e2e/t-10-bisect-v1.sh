@@ -16,7 +16,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/test/series/v1.yaml
 N_PATCHES=3
 
-t_plan 34
+t_plan 41
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v1 run exits 1 (a check failed)" 1 "$E2E_RC"
