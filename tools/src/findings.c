@@ -164,20 +164,6 @@ static void bad_usage(const char *why)
 	exit(FINDINGS_ERROR);
 }
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = xrealloc(NULL, n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-static char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
-
 /* @a, @sep and @b in a new string. */
 static char *join(const char *a, const char *sep, const char *b)
 {

@@ -217,30 +217,6 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *p = xrealloc(NULL, n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-/*
- * Grow an array of @size-byte elements that holds @n of them and has room
- * for *@cap so that it has room for @n + 1. The room doubles, so that
- * adding one at a time takes linear time whatever realloc() does.
- */
-static void *grow(void *p, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return p;
-	if (*cap > SIZE_MAX / 2 / size)
-		out_of_memory();
-	*cap = *cap ? 2 * *cap : 4;
-	return xrealloc(p, *cap * size);
-}
-
 /* User text is quoted with show() of util.h. */
 static const char *shown(const struct node *n)
 {
@@ -252,7 +228,7 @@ static void add_error(int line, int col, const char *key, const char *msg)
 {
 	struct error *e;
 
-	errors = grow(errors, nerrors, &errors_cap, sizeof(*errors));
+	errors = xgrow(errors, nerrors, &errors_cap, sizeof(*errors));
 	e = &errors[nerrors];
 	e->line = line;
 	e->col = col;
@@ -592,7 +568,7 @@ static struct node *load_node(struct loader *ld, yaml_event_t *ev, int depth)
 		k = load_node(ld, &kid, depth + 1);
 		if (!k)
 			break;
-		n->kid = grow(n->kid, n->nkid, &n->cap, sizeof(*n->kid));
+		n->kid = xgrow(n->kid, n->nkid, &n->cap, sizeof(*n->kid));
 		n->kid[n->nkid++] = k;
 	}
 	free_node(n);
@@ -1143,7 +1119,7 @@ static void add_entry(struct series *s, const struct node *n,
 	uint64_t h;
 	int err;
 
-	s->ents = grow(s->ents, s->nents, &s->ents_cap, sizeof(*s->ents));
+	s->ents = xgrow(s->ents, s->nents, &s->ents_cap, sizeof(*s->ents));
 	e = &s->ents[s->nents];
 	memset(e, 0, sizeof(*e));
 	err = hash_file(file, &e->size, &e->hash);
@@ -1908,7 +1884,7 @@ static bool add_arch(struct series *s, const char *name)
 		return false;
 	if (s->narchs && arch_ok(s, name))
 		return true;
-	s->archs = grow(s->archs, s->narchs, &s->archs_cap, sizeof(*s->archs));
+	s->archs = xgrow(s->archs, s->narchs, &s->archs_cap, sizeof(*s->archs));
 	index_add(&s->arch_ix, hash_bytes(name, len), s->narchs);
 	s->archs[s->narchs++] = name;
 	return true;

@@ -230,29 +230,11 @@ static void bad_usage(void)
 	exit(TAGS_ERROR);
 }
 
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = xrealloc(NULL, n + 1);
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	return d;
-}
-
-/* @v (@nr elements of @size bytes) with room for one more. */
-static void *grow(void *v, size_t nr, size_t *cap, size_t size)
-{
-	if (nr < *cap)
-		return v;
-	*cap = *cap ? *cap * 2 : 16;
-	return xrealloc(v, *cap * size);
-}
-
 static void add(enum kind kind, const char *raw, const char *fmt, ...)
 {
 	va_list ap;
 
-	found = grow(found, nr_found, &cap_found, sizeof(*found));
+	found = xgrow(found, nr_found, &cap_found, sizeof(*found));
 	va_start(ap, fmt);
 	found[nr_found].msg = xvasprintf(fmt, ap);
 	va_end(ap);
@@ -720,7 +702,7 @@ static void collect_sobs(struct patch *p)
 			continue;
 		if (t.lead && !in_trailers(p, i))
 			continue;
-		p->sob = grow(p->sob, p->nr_sob, &p->cap_sob, sizeof(*p->sob));
+		p->sob = xgrow(p->sob, p->nr_sob, &p->cap_sob, sizeof(*p->sob));
 		p->sob[p->nr_sob].line = i;
 		parse_person(t.val, &p->sob[p->nr_sob].who);
 		p->nr_sob++;
@@ -917,7 +899,7 @@ static void add_cite(struct patch *p, const char *raw, const char *id,
 {
 	struct cite *c;
 
-	p->cite = grow(p->cite, p->nr_cite, &p->cap_cite, sizeof(*p->cite));
+	p->cite = xgrow(p->cite, p->nr_cite, &p->cap_cite, sizeof(*p->cite));
 	c = &p->cite[p->nr_cite++];
 	c->raw = raw;
 	c->id = xstrndup(id, id_len);

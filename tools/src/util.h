@@ -39,6 +39,36 @@ static inline void *xrealloc(void *p, size_t size)
 	return p;
 }
 
+/* The @n bytes at @s as a new NUL-terminated string. */
+static inline char *xstrndup(const char *s, size_t n)
+{
+	char *d = xrealloc(NULL, n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+static inline char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+/*
+ * An array of @size-byte elements that holds @n of them and has room for
+ * *@cap, grown to room for @n + 1. The room doubles, so that adding one
+ * at a time takes linear time whatever realloc() does.
+ */
+static inline void *xgrow(void *p, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return p;
+	if (*cap > (size_t)-1 / 2 / size)
+		die("out of memory");
+	*cap = *cap ? 2 * *cap : 4;
+	return xrealloc(p, *cap * size);
+}
+
 /* vsprintf() into memory that never fails to come. */
 static inline char *xvasprintf(const char *fmt, va_list ap)
 {
