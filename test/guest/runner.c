@@ -3,15 +3,19 @@
  * bisect-check guest test runner.
  *
  * Runs as PID 1 (rdinit=/bisect/runner) in a QEMU guest booted from the
- * kernel of one step of the patch series, checks what the series claims
- * about kallsyms exports and samples/hw_breakpoint, prints the verdicts as
- * KTAP on the results port and powers the machine off. The port is the
- * one the kernel command line names as bisect_results=DEV (the kernel
- * hands it to init as an environment variable; default /dev/ttyS1).
+ * kernel of one step of a patch series. It interprets the test program
+ * the host put into the initramfs (/bisect/program, or bisect_program=PATH
+ * on the kernel command line; the format is in README): tests, and the
+ * operations that set them up and check them (load or unload a module,
+ * write or read a file, read a KUnit suite's results, run a program).
+ * It prints the verdicts as KTAP on the results port and powers the
+ * machine off. The port is the one the kernel command line names as
+ * bisect_results=DEV (the kernel hands it to init as an environment
+ * variable; default /dev/ttyS1).
  *
- * Every module load and unload, and every access to the watched variable,
- * happens in a forked child: an oops in such a syscall kills the child
- * only, while an oops in PID 1 would panic the guest.
+ * Every operation runs in a forked child, waited for with a timeout: an
+ * oops in such a syscall kills the child only, while an oops in PID 1
+ * would panic the guest.
  *
  * Built static for the guest's arch, see README; x86 powers off through
  * QEMU's isa-debug-exit port, other archs through the kernel (PSCI).
@@ -22,11 +26,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,35 +60,54 @@
 #ifndef WATCHDOG_SECS
 #define WATCHDOG_SECS		60
 #endif
-/* One load, unload or file access in a child. */
+/* One operation in a child. */
 #ifndef OP_TIMEOUT_SECS
 #define OP_TIMEOUT_SECS		20
 #endif
 /* Grace period for a SIGKILLed child to be reaped. */
 #define REAP_GRACE_MS		2000
+/* How often a program's output is looked at for its end. */
+#define POLL_SLICE_MS		200
 
 #define RESULTS_TTY		"/dev/ttyS1"
 #define RESULTS_ENV		"bisect_results"
 #define FALLBACK_CONSOLE	"/dev/console"
 #define FALLBACK_PREFIX		"BISECT: "
+#define SKIP_ENV		"bisect_skip"
+#define PROGRAM_PATH		"/bisect/program"
+#define PROGRAM_ENV		"bisect_program"
 
 #define DEBUG_EXIT_PORT		0xf4
 
-#define PANIC_SYSCTL		"/proc/sys/kernel/panic"
-#define PANIC_VALUE		"-1\n"
+#define DEBUGFS_DIR		"/sys/kernel/debug"
+#define KUNIT_DIR		DEBUGFS_DIR "/kunit"
 
 #define LINE_MAX_LEN		1024
 #define KMSG_REC_LEN		8192
 #define KMSG_MAX_LINES		512
 #define KMSG_LINE_LEN		256
 #define KMSG_QUOTE_LINES	3
-#define KMSG_QUOTE_LEN		200
+#define QUOTE_LEN		200
 
 #define MOD_PATH_LEN		512
 #define MOD_SEARCH_DEPTH	8
+#define WHAT_LEN		512
 #define WHY_LEN			1024
 
-#define HANDLER_MSG		"value is changed"
+/* The test program: limits that keep every table bounded. */
+#define PROG_MAX_SIZE		(256 * 1024)
+#define PROG_LINE_LEN		1023	/* characters, without the newline */
+#define MAX_TESTS		64
+#define MAX_OPS			256
+#define TEST_ID_LEN		63
+#define EXEC_MAX_ARGS		32
+#define COUNT_MAX_DIGITS	9
+
+/* A program's output, a file read in a child, a KUnit suite's results. */
+#define OUT_BUF_LEN		(128 * 1024)
+#define TEXT_MAX_LINES		4096
+#define CASE_DIAG_LINES		3
+#define OUT_QUOTE_LINES		3
 
 /* ---------------------------------------------------------------- */
 /* Results channel                                                   */
@@ -333,6 +359,17 @@ static const char *errno_str(int err, char *buf, size_t len)
 	return buf;
 }
 
+/* The errno called @name ("ENXIO"), or 0. */
+static int errno_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(errno_names); i++)
+		if (!strcmp(errno_names[i].name, name))
+			return errno_names[i].err;
+	return 0;
+}
+
 /* ---------------------------------------------------------------- */
 /* Kernel log                                                        */
 
@@ -342,27 +379,31 @@ static int kmsg_fd = -1;
 struct kmsg_log {
 	unsigned int total;
 	unsigned int nquote;
-	char quote[KMSG_QUOTE_LINES][KMSG_QUOTE_LEN + 4];
-	bool bad;		/* BUG, Oops, WARNING, general protection */
-	unsigned int handler;	/* data_breakpoint handler messages */
+	char quote[KMSG_QUOTE_LINES][QUOTE_LEN + 4];
+	bool bad;		/* a splat: BUG, Oops, WARNING, panic */
+	unsigned int matched;	/* lines holding the operation's match= */
 };
 
 static char kmsg_lines[KMSG_MAX_LINES][KMSG_LINE_LEN];
 
 /*
  * A bad message opens a splat, by the kernel's own formats (splat.h, the
- * same test as the host's triage). No "Call Trace" here: the sample's
- * own handler calls dump_stack() each time the watched symbol is touched
- * (e.g. pid_max by fork() in rmmod's child while a read/write breakpoint
- * is armed). A real BUG, Oops or WARN has its own line above its trace.
+ * same test as the host's triage). No "Call Trace" here: code under test
+ * may call dump_stack() on purpose (a sample's handler does, each time
+ * its watched symbol is touched). A real BUG, Oops or WARN has its own
+ * line above its trace.
  */
 
 /* Lines worth quoting first, in log order. */
 static const char * const kmsg_notable_words[] = {
 	"BUG", "Oops", "WARNING", "RIP: 0010:", "invalid opcode",
-	"Unknown symbol", "symbol_get", "symbol_put", HANDLER_MSG,
-	"Breakpoint", "kallsyms", "fail", "error", "Error",
+	"Unknown symbol", "symbol_get", "symbol_put",
+	"fail", "error", "Error",
 };
+
+/* Every match= of the program: what its checks look for is notable too. */
+static const char *match_words[MAX_OPS];
+static unsigned int nmatch_words;
 
 static bool has_any(const char *s, const char * const *words, size_t n)
 {
@@ -372,6 +413,12 @@ static bool has_any(const char *s, const char * const *words, size_t n)
 		if (strstr(s, words[i]))
 			return true;
 	return false;
+}
+
+static bool kmsg_notable(const char *s)
+{
+	return has_any(s, kmsg_notable_words, ARRAY_SIZE(kmsg_notable_words)) ||
+	       has_any(s, match_words, nmatch_words);
 }
 
 static void kmsg_open(void)
@@ -386,21 +433,37 @@ static void kmsg_mark(void)
 		lseek(kmsg_fd, 0, SEEK_END);
 }
 
+/* "prio,seq,ts,flags;message\n" then " KEY=value\n" lines: the message. */
+static char *kmsg_text(char *rec)
+{
+	char *msg = strchr(rec, ';');
+
+	if (!msg)
+		return NULL;
+	msg++;
+	msg[strcspn(msg, "\n")] = '\0';
+	return msg;
+}
+
 static void kmsg_quote(struct kmsg_log *log, const char *msg)
 {
 	char *q = log->quote[log->nquote++];
 	size_t len = strlen(msg);
 
-	if (len > KMSG_QUOTE_LEN) {
-		memcpy(q, msg, KMSG_QUOTE_LEN);
-		strcpy(q + KMSG_QUOTE_LEN, "...");
+	if (len > QUOTE_LEN) {
+		memcpy(q, msg, QUOTE_LEN);
+		strcpy(q + QUOTE_LEN, "...");
 	} else {
 		memcpy(q, msg, len + 1);
 	}
 }
 
-/* Read every record logged since kmsg_mark(). */
-static void kmsg_collect(struct kmsg_log *log)
+/*
+ * Read every record logged since kmsg_mark(); count those that hold
+ * @match (if not NULL). Up to KMSG_QUOTE_LINES are kept for quoting: all
+ * of them if no more were logged, else the notable ones if any.
+ */
+static void kmsg_collect(struct kmsg_log *log, const char *match)
 {
 	static char rec[KMSG_REC_LEN];
 	unsigned int stored = 0, i;
@@ -412,7 +475,7 @@ static void kmsg_collect(struct kmsg_log *log)
 
 	for (;;) {
 		ssize_t n = read(kmsg_fd, rec, sizeof(rec) - 1);
-		char *msg, *end;
+		char *msg;
 
 		if (n < 0) {
 			if (errno == EINTR || errno == EPIPE)
@@ -422,36 +485,28 @@ static void kmsg_collect(struct kmsg_log *log)
 		if (n == 0)
 			break;
 		rec[n] = '\0';
-
-		/* "prio,seq,ts,flags;message\n" then " KEY=value\n" lines */
-		msg = strchr(rec, ';');
+		msg = kmsg_text(rec);
 		if (!msg)
 			continue;
-		msg++;
-		end = strchr(msg, '\n');
-		if (end)
-			*end = '\0';
 
 		log->total++;
 		if (splat_kind(msg) != SPLAT_NONE)
 			log->bad = true;
-		if (strstr(msg, HANDLER_MSG))
-			log->handler++;
+		if (match && strstr(msg, match))
+			log->matched++;
 		if (stored < KMSG_MAX_LINES) {
 			snprintf(kmsg_lines[stored], KMSG_LINE_LEN, "%s", msg);
 			stored++;
 		}
 	}
 
-	for (i = 0; i < stored; i++)
-		if (has_any(kmsg_lines[i], kmsg_notable_words,
-			    ARRAY_SIZE(kmsg_notable_words)))
-			notable = true;
+	if (stored > KMSG_QUOTE_LINES)
+		for (i = 0; i < stored; i++)
+			if (kmsg_notable(kmsg_lines[i]))
+				notable = true;
 
 	for (i = 0; i < stored && log->nquote < KMSG_QUOTE_LINES; i++) {
-		if (notable &&
-		    !has_any(kmsg_lines[i], kmsg_notable_words,
-			     ARRAY_SIZE(kmsg_notable_words)))
+		if (notable && !kmsg_notable(kmsg_lines[i]))
 			continue;
 		kmsg_quote(log, kmsg_lines[i]);
 	}
@@ -469,31 +524,84 @@ static void kmsg_print(const char *id, const struct kmsg_log *log)
 		     log->total - log->nquote == 1 ? "" : "s");
 }
 
+/*
+ * The whole kernel log, for the host to keep: a fresh reader starts at
+ * the oldest record the kernel still has.
+ */
+static void kmsg_dump(void)
+{
+	static char rec[KMSG_REC_LEN];
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
+		emit("# runner: cannot read /dev/kmsg: %s", strerror(errno));
+		return;
+	}
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		char *msg;
+
+		if (n < 0) {
+			if (errno == EINTR || errno == EPIPE)
+				continue;
+			break;
+		}
+		if (n == 0)
+			break;
+		rec[n] = '\0';
+		msg = kmsg_text(rec);
+		if (msg)
+			emit("# dmesg: %s", msg);
+	}
+	close(fd);
+}
+
 /* ---------------------------------------------------------------- */
 /* Operations in a child                                             */
 
 enum op_status {
-	OP_OK,		/* child exited 0 */
-	OP_ERRNO,	/* child exited with an errno */
-	OP_SIGNAL,	/* child was killed, e.g. by an oops */
-	OP_TIMEOUT,	/* child did not finish in time */
-	OP_NORUN,	/* could not even start the child */
+	ST_OK,		/* done: child exited 0, and no test case failed */
+	ST_ERRNO,	/* child exited with an errno */
+	ST_EXIT,	/* a program exited with another code than 0 */
+	ST_CASES,	/* a KTAP test case failed, or there was none */
+	ST_SIGNAL,	/* child was killed, e.g. by an oops */
+	ST_TIMEOUT,	/* child did not finish in time */
+	ST_FORK,	/* could not even start the child */
+	ST_NORUN,	/* not started: what it needs is missing (why) */
+};
+
+/* Test cases of a KTAP text. */
+struct cases {
+	unsigned int total, failed, skipped;
 };
 
 struct op_result {
 	enum op_status status;
-	int err;		/* OP_ERRNO, OP_NORUN */
-	int sig;		/* OP_SIGNAL */
+	int err;		/* ST_ERRNO, ST_FORK */
+	int code;		/* ST_EXIT */
+	int sig;		/* ST_SIGNAL */
+	struct cases cases;	/* kunit, exec */
+	bool out_cut;		/* exec: its output did not all fit */
 	struct kmsg_log log;
-	char what[160];		/* "insmod data_breakpoint.ko ksym=..." */
+	char what[WHAT_LEN];	/* "insmod foo.ko bar=1" */
+	char why[WHY_LEN];	/* ST_NORUN */
 };
 
 /* Shared with the children, for data they hand back. */
 struct child_page {
-	char buf[256];
+	int exec_err;		/* why execv() failed */
+	size_t len;
+	char buf[OUT_BUF_LEN];
 };
 
 static struct child_page *child_page;
+
+/* What a program writes to its stdout and stderr. */
+struct capture {
+	char *buf;
+	size_t size, len;
+	bool cut;		/* more than fits in buf */
+};
 
 static long ms_since(const struct timespec *t0)
 {
@@ -531,89 +639,833 @@ static bool wait_child(pid_t pid, long ms, int *status)
 	}
 }
 
+static void capture_add(struct capture *cap, const char *p, size_t n)
+{
+	for (; n && cap->len + 1 < cap->size; n--, p++)
+		cap->buf[cap->len++] = *p ? *p : ' ';
+	cap->buf[cap->len] = '\0';
+	if (n)
+		cap->cut = true;
+}
+
 /*
- * Run fn(arg) in a child and log what the kernel says meanwhile. The
- * child's exit code is 0 or an errno.
+ * Read the child's output from @fd until its end or the operation's
+ * deadline. A process the child left behind may hold the pipe: once the
+ * child is reaped (true, @status filled in), what is there is all.
+ */
+static bool capture_output(struct capture *cap, int fd, pid_t pid,
+			   const struct timespec *t0, int *status)
+{
+	bool reaped = false;
+	char tmp[4096];
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long left = OP_TIMEOUT_SECS * 1000L - ms_since(t0);
+		ssize_t n;
+		int r;
+
+		if (left <= 0)
+			return reaped;
+		r = poll(&pfd, 1, left < POLL_SLICE_MS ? left : POLL_SLICE_MS);
+		if (r < 0 && errno != EINTR)
+			return reaped;
+		if (r <= 0) {
+			if (!reaped && waitpid(pid, status, WNOHANG) == pid)
+				reaped = true;
+			if (reaped && r == 0)
+				return true;
+			continue;
+		}
+		n = read(fd, tmp, sizeof(tmp));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return reaped;
+		capture_add(cap, tmp, n);
+	}
+}
+
+/*
+ * Run fn(arg) in a child and log what the kernel says meanwhile; count
+ * the kernel log lines holding @match. The child's exit code is 0 or an
+ * errno, unless @cap: then fn() execs a program, whose stdout and stderr
+ * go to @cap and whose exit code is its own.
  */
 static void run_op(struct op_result *res, int (*fn)(const void *),
-		   const void *arg)
+		   const void *arg, struct capture *cap, const char *match)
 {
-	int status;
+	int status = 0, pfd[2] = { -1, -1 };
+	bool reaped = false;
+	struct timespec t0;
 	pid_t pid;
 
-	res->status = OP_OK;
-	res->err = 0;
-	res->sig = 0;
-
+	res->status = ST_OK;
 	kmsg_mark();
+	if (cap) {
+		cap->len = 0;
+		cap->cut = false;
+		cap->buf[0] = '\0';
+		if (pipe2(pfd, O_CLOEXEC) < 0) {
+			res->status = ST_FORK;
+			res->err = errno;
+			return;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid = fork();
 	if (pid < 0) {
-		res->status = OP_NORUN;
+		res->status = ST_FORK;
 		res->err = errno;
-		memset(&res->log, 0, sizeof(res->log));
+		if (cap) {
+			close(pfd[0]);
+			close(pfd[1]);
+		}
 		return;
 	}
 	if (pid == 0) {
-		int err = fn(arg);
+		int err;
 
+		if (cap) {
+			/* Its own group: a timeout kills what it started. */
+			setpgid(0, 0);
+			dup2(pfd[1], STDOUT_FILENO);
+			dup2(pfd[1], STDERR_FILENO);
+		}
+		err = fn(arg);
 		_exit(err > 0 && err < 256 ? err : (err ? 255 : 0));
 	}
 
-	if (!wait_child(pid, OP_TIMEOUT_SECS * 1000L, &status)) {
+	if (cap) {
+		setpgid(pid, pid);
+		close(pfd[1]);
+		reaped = capture_output(cap, pfd[0], pid, &t0, &status);
+		close(pfd[0]);
+	}
+	if (!reaped)
+		reaped = wait_child(pid, OP_TIMEOUT_SECS * 1000L - ms_since(&t0),
+				    &status);
+	if (!reaped) {
+		if (cap)
+			kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		/* A child stuck in the kernel may never go; leave it. */
 		wait_child(pid, REAP_GRACE_MS, &status);
-		res->status = OP_TIMEOUT;
+		res->status = ST_TIMEOUT;
 	} else if (WIFSIGNALED(status)) {
-		res->status = OP_SIGNAL;
+		res->status = ST_SIGNAL;
 		res->sig = WTERMSIG(status);
 	} else if (WIFEXITED(status) && WEXITSTATUS(status)) {
-		res->status = OP_ERRNO;
-		res->err = WEXITSTATUS(status);
+		if (cap && !child_page->exec_err) {
+			res->status = ST_EXIT;
+			res->code = WEXITSTATUS(status);
+		} else {
+			res->status = ST_ERRNO;
+			res->err = cap ? child_page->exec_err :
+					 WEXITSTATUS(status);
+		}
 	}
-	kmsg_collect(&res->log);
+	kmsg_collect(&res->log, match);
 }
 
+/* "loaded", "-6 ENXIO (...)", "killed by signal 11 (...)" */
 static const char *op_outcome(const struct op_result *res, const char *ok,
 			      char *buf, size_t len)
 {
 	char e[128];
 
 	switch (res->status) {
-	case OP_OK:
+	case ST_OK:
 		snprintf(buf, len, "%s", ok);
 		break;
-	case OP_ERRNO:
+	case ST_ERRNO:
 		snprintf(buf, len, "%s", errno_str(res->err, e, sizeof(e)));
 		break;
-	case OP_SIGNAL:
+	case ST_EXIT:
+		snprintf(buf, len, "exit %d", res->code);
+		break;
+	case ST_CASES:
+		if (res->cases.total)
+			snprintf(buf, len, "%u of %u cases failed",
+				 res->cases.failed, res->cases.total);
+		else
+			snprintf(buf, len, "no test cases");
+		break;
+	case ST_SIGNAL:
 		snprintf(buf, len, "killed by signal %d (%s)", res->sig,
 			 strsignal(res->sig));
 		break;
-	case OP_TIMEOUT:
+	case ST_TIMEOUT:
 		snprintf(buf, len, "timed out after %d s", OP_TIMEOUT_SECS);
 		break;
-	case OP_NORUN:
+	case ST_FORK:
 		snprintf(buf, len, "fork failed: %s",
 			 errno_str(res->err, e, sizeof(e)));
+		break;
+	case ST_NORUN:
+		snprintf(buf, len, "%s", res->why);
 		break;
 	}
 	return buf;
 }
 
-/* "# id: insmod x.ko: loaded" and the kernel's own words. */
-static void op_report(const char *id, const struct op_result *res,
-		      const char *ok)
-{
-	char buf[256];
+/* ---------------------------------------------------------------- */
+/* Test text: KTAP                                                   */
 
-	op_outcome(res, ok, buf, sizeof(buf));
-	emit("# %s: %s: %s", id, res->what, buf);
-	kmsg_print(id, &res->log);
+/* A text split into lines, in place. */
+static char *text_line[TEXT_MAX_LINES];
+static unsigned int text_nlines;
+
+/* False if @text has more lines than text_line[] holds. */
+static bool text_split(char *text)
+{
+	text_nlines = 0;
+	while (*text) {
+		char *end = text + strcspn(text, "\n");
+		bool last = !*end;
+
+		if (text_nlines == TEXT_MAX_LINES)
+			return false;
+		*end = '\0';
+		if (end > text && end[-1] == '\r')
+			end[-1] = '\0';
+		text_line[text_nlines++] = text;
+		if (last)
+			break;
+		text = end + 1;
+	}
+	return true;
+}
+
+static unsigned int indent_of(const char *s)
+{
+	return strspn(s, " \t");
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* One result line of KTAP or TAP. */
+struct ktap_result {
+	bool ok, skip;
+	const char *name;
+	int name_len;
+	const char *reason;
+	int reason_len;
+};
+
+/* Parse "ok 3 - name # SKIP why" (@s without its indentation). */
+static bool ktap_result(const char *s, struct ktap_result *r)
+{
+	const char *p, *hash, *end;
+
+	if (!strncmp(s, "ok ", 3)) {
+		r->ok = true;
+		p = s + 3;
+	} else if (!strncmp(s, "not ok ", 7)) {
+		r->ok = false;
+		p = s + 7;
+	} else {
+		return false;
+	}
+	if (!is_digit(*p))
+		return false;
+	while (is_digit(*p))
+		p++;
+	p += strspn(p, " ");
+	if (*p == '-' && (p[1] == ' ' || !p[1]))
+		p += 1 + strspn(p + 1, " ");
+
+	hash = *p == '#' ? p : strstr(p, " #");
+	end = hash ? hash : p + strlen(p);
+	while (end > p && end[-1] == ' ')
+		end--;
+	r->name = p;
+	r->name_len = end - p;
+	r->skip = false;
+	r->reason = "";
+	r->reason_len = 0;
+	if (hash) {
+		const char *d = hash + (*hash == '#' ? 1 : 2);
+
+		d += strspn(d, " ");
+		if (!strncasecmp(d, "SKIP", 4) && (!d[4] || d[4] == ' ')) {
+			r->skip = true;
+			r->reason = d + 4 + strspn(d + 4, " ");
+			r->reason_len = strlen(r->reason);
+			while (r->reason_len &&
+			       r->reason[r->reason_len - 1] == ' ')
+				r->reason_len--;
+		}
+	}
+	return true;
+}
+
+/* KTAP's lines that are no test's words: version, plan, subtest name. */
+static bool ktap_header(const char *s)
+{
+	return !strncmp(s, "KTAP version ", 13) ||
+	       !strncmp(s, "TAP version ", 12) || !strncmp(s, "1..", 3) ||
+	       !strncmp(s, "# Subtest", 9);
+}
+
+/* KTAP's own lines: version, plan, results, diagnostics. */
+static bool ktap_syntax(const char *s)
+{
+	struct ktap_result r;
+
+	return *s == '#' || ktap_result(s, &r) || ktap_header(s);
+}
+
+/* The least indentation of a result line, above @min; UINT_MAX: none. */
+static unsigned int ktap_level(unsigned int min)
+{
+	unsigned int i, level = UINT_MAX;
+	struct ktap_result r;
+
+	for (i = 0; i < text_nlines; i++) {
+		unsigned int ind = indent_of(text_line[i]);
+
+		if (ind >= min && ind < level &&
+		    ktap_result(text_line[i] + ind, &r))
+			level = ind;
+	}
+	return level;
+}
+
+/*
+ * The test cases of the text in text_line[]: the result lines at the
+ * least indentation, or, if @nested (a KUnit suite, whose own result
+ * line is not indented), at the least indentation above none if there
+ * is any. Counted into @c; if @id, each is printed as
+ * "# ID: PREFIX.CASE: ok", and a failed one with up to CASE_DIAG_LINES
+ * of what the test said before it: "# " diagnostics, and the lines that
+ * carry on one (KUnit prints an expectation's details so).
+ */
+static void ktap_cases(bool nested, const char *id, const char *prefix,
+		       struct cases *c)
+{
+	const char *diag[CASE_DIAG_LINES];
+	unsigned int i, ndiag = 0, level = UINT_MAX;
+	struct ktap_result r;
+
+	memset(c, 0, sizeof(*c));
+	if (nested)
+		level = ktap_level(1);
+	if (level == UINT_MAX)
+		level = ktap_level(0);
+	if (level == UINT_MAX)
+		return;
+
+	for (i = 0; i < text_nlines; i++) {
+		unsigned int ind = indent_of(text_line[i]), k;
+		const char *s = text_line[i] + ind;
+
+		if (!ktap_result(s, &r)) {
+			if (*s && !ktap_header(s) && ndiag < CASE_DIAG_LINES)
+				diag[ndiag++] = s;
+			continue;
+		}
+		if (ind > level)
+			continue;
+		if (ind < level) {
+			ndiag = 0;
+			continue;
+		}
+		c->total++;
+		if (r.skip)
+			c->skipped++;
+		else if (!r.ok)
+			c->failed++;
+		if (id && r.skip)
+			emit("# %s: %s.%.*s: skip%s%.*s%s", id, prefix,
+			     r.name_len, r.name, r.reason_len ? " (" : "",
+			     r.reason_len, r.reason, r.reason_len ? ")" : "");
+		else if (id)
+			emit("# %s: %s.%.*s: %s", id, prefix, r.name_len,
+			     r.name, r.ok ? "ok" : "not ok");
+		for (k = 0; id && !r.ok && !r.skip && k < ndiag; k++) {
+			const char *d = diag[k];
+
+			if (*d == '#')
+				d += 1 + strspn(d + 1, " ");
+			emit("# %s: %s.%.*s: %.*s", id, prefix, r.name_len,
+			     r.name, QUOTE_LEN, d);
+		}
+		ndiag = 0;
+	}
+}
+
+/*
+ * Up to OUT_QUOTE_LINES lines of a program's output, as "# ID: out: ..."
+ * (if it printed KTAP, of what is not KTAP).
+ */
+static void out_quote(const char *id, bool has_ktap)
+{
+	unsigned int i, shown = 0, more = 0;
+
+	for (i = 0; i < text_nlines; i++) {
+		const char *s = text_line[i];
+
+		if (!s[indent_of(s)])
+			continue;
+		if (has_ktap && ktap_syntax(s + indent_of(s)))
+			continue;
+		if (shown < OUT_QUOTE_LINES) {
+			emit("# %s: out: %.*s", id, QUOTE_LEN, s);
+			shown++;
+		} else {
+			more++;
+		}
+	}
+	if (more)
+		emit("# %s: out: [%u more line%s not shown]", id, more,
+		     more == 1 ? "" : "s");
 }
 
 /* ---------------------------------------------------------------- */
-/* Modules                                                           */
+/* The test program                                                  */
+
+enum key {
+	KEY_FILE,
+	KEY_PARAMS,
+	KEY_MODULE,
+	KEY_PATH,
+	KEY_VALUE,
+	KEY_ARGS,
+	KEY_SUITE,
+	KEY_TESTS,
+	KEY_EXPECT,
+	KEY_MATCH,
+	KEY_COUNT,
+	KEY_LABEL,
+	NR_KEYS
+};
+
+static const char * const key_names[NR_KEYS] = {
+	[KEY_FILE] = "file",
+	[KEY_PARAMS] = "params",
+	[KEY_MODULE] = "module",
+	[KEY_PATH] = "path",
+	[KEY_VALUE] = "value",
+	[KEY_ARGS] = "args",
+	[KEY_SUITE] = "suite",
+	[KEY_TESTS] = "tests",
+	[KEY_EXPECT] = "expect",
+	[KEY_MATCH] = "match",
+	[KEY_COUNT] = "count",
+	[KEY_LABEL] = "label",
+};
+
+#define KB(k)		(1u << (k))
+/* Keys every operation may have. */
+#define COMMON_KEYS	(KB(KEY_TESTS) | KB(KEY_EXPECT) | KB(KEY_MATCH) | \
+			 KB(KEY_COUNT) | KB(KEY_LABEL))
+/* Keys whose value may be empty. */
+#define EMPTY_OK_KEYS	(KB(KEY_PARAMS) | KB(KEY_VALUE) | KB(KEY_ARGS))
+
+enum kind {
+	KIND_LOAD,
+	KIND_UNLOAD,
+	KIND_WRITE,
+	KIND_READ,
+	KIND_KUNIT,
+	KIND_EXEC,
+	NR_KINDS
+};
+
+static const struct kind_def {
+	const char *name;
+	unsigned int required, optional;
+} kinds[NR_KINDS] = {
+	[KIND_LOAD] = { "load", KB(KEY_FILE), KB(KEY_PARAMS) },
+	[KIND_UNLOAD] = { "unload", KB(KEY_MODULE), 0 },
+	[KIND_WRITE] = { "write", KB(KEY_PATH) | KB(KEY_VALUE), 0 },
+	[KIND_READ] = { "read", KB(KEY_PATH), 0 },
+	[KIND_KUNIT] = { "kunit", KB(KEY_SUITE), 0 },
+	[KIND_EXEC] = { "exec", KB(KEY_PATH), KB(KEY_ARGS) },
+};
+
+enum expect {
+	EXPECT_NONE,	/* a precondition */
+	EXPECT_OK,	/* the operation succeeds */
+	EXPECT_CLEAN,	/* ... and the kernel logs no splat meanwhile */
+	EXPECT_FAIL,	/* it fails (not killed, not timed out) */
+	EXPECT_ERRNO,	/* it fails with that errno */
+};
+
+struct op {
+	unsigned int line;
+	enum kind kind;
+	const char *val[NR_KEYS];	/* NULL: not given */
+	unsigned char test[MAX_TESTS];	/* indexes in tests[] */
+	unsigned int ntests;
+	enum expect expect;
+	int expect_err;
+	char count_cmp;			/* '=', '<', '>'; 0: no log check */
+	unsigned long count;
+};
+
+struct test {
+	const char *id;
+	int last_op;			/* -1: no operation names it */
+	bool skip;			/* bisect_skip */
+	bool done;			/* its result line is printed */
+	bool checked;			/* one of its checks passed */
+};
+
+static char prog_text[PROG_MAX_SIZE + 1];
+static struct test tests[MAX_TESTS];
+static unsigned int ntests;
+static struct op ops[MAX_OPS];
+static unsigned int nops;
+
+/* Why the program is malformed, for "# runner: program line N: ..." */
+static unsigned int prog_err_line;
+static char prog_err[LINE_MAX_LEN / 2];
+
+/* Make prog_err printable whatever bytes the program holds; false. */
+static bool prog_err_printable(void)
+{
+	unsigned char *p;
+
+	for (p = (unsigned char *)prog_err; *p; p++)
+		if (*p < ' ' || *p > '~')
+			*p = '?';
+	return false;
+}
+
+/*
+ * Say why, return false. A macro so that the compiler checks the format
+ * string against snprintf()'s prototype.
+ */
+#define prog_error(line, ...)						\
+	(prog_err_line = (line),					\
+	 snprintf(prog_err, sizeof(prog_err), __VA_ARGS__),		\
+	 prog_err_printable())
+
+/* Whether the host told the runner not to run test @id on this target:
+ * kernel parameter bisect_skip=id,id,... (init's environment).
+ */
+static bool told_to_skip(const char *id)
+{
+	const char *p = getenv(SKIP_ENV);
+	size_t n = strlen(id), len;
+
+	while (p && *p) {
+		len = strcspn(p, ",");
+		if (len == n && !strncmp(p, id, n))
+			return true;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return false;
+}
+
+static int test_by_name(const char *id, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ntests; i++)
+		if (strlen(tests[i].id) == len && !strncmp(tests[i].id, id, len))
+			return i;
+	return -1;
+}
+
+/* Test ids: [a-z0-9-]+, and not a word the runner's own lines use. */
+static bool parse_test(unsigned int line, char *rest)
+{
+	static const char * const reserved[] = { "runner", "identity", "dmesg" };
+	size_t i, len = strlen(rest);
+
+	if (!len || strchr(rest, '\t'))
+		return prog_error(line, "a test record is \"test<TAB>ID\"");
+	if (len > TEST_ID_LEN)
+		return prog_error(line, "test id longer than %d characters",
+				  TEST_ID_LEN);
+	if (strspn(rest, "abcdefghijklmnopqrstuvwxyz0123456789-") != len)
+		return prog_error(line, "bad test id \"%s\" (not [a-z0-9-]+)",
+				  rest);
+	for (i = 0; i < ARRAY_SIZE(reserved); i++)
+		if (!strcmp(rest, reserved[i]))
+			return prog_error(line, "test id \"%s\" is reserved",
+					  rest);
+	if (test_by_name(rest, len) >= 0)
+		return prog_error(line, "test %s declared twice", rest);
+	if (ntests >= MAX_TESTS)
+		return prog_error(line, "more than %d tests", MAX_TESTS);
+	tests[ntests].id = rest;
+	tests[ntests].last_op = -1;
+	ntests++;
+	return true;
+}
+
+static bool parse_expect(struct op *op, const char *v)
+{
+	if (!strcmp(v, "ok")) {
+		op->expect = EXPECT_OK;
+	} else if (!strcmp(v, "clean")) {
+		op->expect = EXPECT_CLEAN;
+	} else if (!strcmp(v, "fail")) {
+		op->expect = EXPECT_FAIL;
+	} else {
+		op->expect = EXPECT_ERRNO;
+		op->expect_err = errno_by_name(v);
+		if (!op->expect_err)
+			return prog_error(op->line, "bad expect=%.64s (ok, clean, fail or ENAME)",
+					  v);
+	}
+	return true;
+}
+
+/* "N", ">N" or "<N" */
+static bool parse_count(struct op *op, const char *v)
+{
+	size_t n;
+
+	op->count_cmp = '=';
+	if (*v == '<' || *v == '>')
+		op->count_cmp = *v++;
+	n = strlen(v);
+	if (!n || n > COUNT_MAX_DIGITS || strspn(v, "0123456789") != n)
+		return prog_error(op->line, "bad count=%.64s (N, >N or <N)",
+				  v);
+	op->count = strtoul(v, NULL, 10);
+	return true;
+}
+
+/* The values of an operation's keys, once all of them are known. */
+static bool check_op(struct op *op)
+{
+	const struct kind_def *k = &kinds[op->kind];
+	const char *v;
+	unsigned int key;
+
+	for (key = 0; key < NR_KEYS; key++) {
+		v = op->val[key];
+		if (!v) {
+			if (k->required & KB(key))
+				return prog_error(op->line, "%s needs %s=",
+						  k->name, key_names[key]);
+			continue;
+		}
+		if (!*v && !(EMPTY_OK_KEYS & KB(key)))
+			return prog_error(op->line, "empty %s=",
+					  key_names[key]);
+	}
+	v = op->val[KEY_FILE] ? op->val[KEY_FILE] :
+	    op->val[KEY_MODULE] ? op->val[KEY_MODULE] : op->val[KEY_SUITE];
+	if (v && (strchr(v, '/') || !strcmp(v, ".") || !strcmp(v, "..")))
+		return prog_error(op->line, "%s: a name, not a path: \"%.64s\"",
+				  k->name, v);
+	v = op->val[KEY_PATH];
+	if (v && *v != '/')
+		return prog_error(op->line, "path=%.64s is not absolute", v);
+	v = op->val[KEY_ARGS];
+	if (v) {
+		unsigned int n = 0;
+
+		for (; *v; v += strcspn(v, " ")) {
+			v += strspn(v, " ");
+			if (*v)
+				n++;
+		}
+		if (n > EXEC_MAX_ARGS)
+			return prog_error(op->line, "more than %d args",
+					  EXEC_MAX_ARGS);
+	}
+
+	if (op->val[KEY_EXPECT] && !parse_expect(op, op->val[KEY_EXPECT]))
+		return false;
+	if (!op->val[KEY_MATCH] != !op->val[KEY_COUNT])
+		return prog_error(op->line, "match= and count= go together");
+	if (op->val[KEY_LABEL] && !op->val[KEY_MATCH])
+		return prog_error(op->line, "label= without match=");
+	if (op->val[KEY_COUNT] && !parse_count(op, op->val[KEY_COUNT]))
+		return false;
+	if (op->count_cmp && op->expect != EXPECT_NONE &&
+	    op->expect != EXPECT_OK && op->expect != EXPECT_CLEAN)
+		return prog_error(op->line, "a log check needs the %s to succeed",
+				  k->name);
+	if ((op->expect != EXPECT_NONE || op->count_cmp) &&
+	    !op->val[KEY_TESTS])
+		return prog_error(op->line, "a check (expect= or match=) needs tests=");
+	return true;
+}
+
+/* "op<TAB>KIND<TAB>key=value..." (@rest: from KIND on) */
+static bool parse_op(unsigned int line, char *rest)
+{
+	struct op *op;
+	char *field;
+	int kind;
+
+	if (nops >= MAX_OPS)
+		return prog_error(line, "more than %d ops", MAX_OPS);
+	op = &ops[nops];
+	memset(op, 0, sizeof(*op));
+	op->line = line;
+
+	field = strsep(&rest, "\t");
+	for (kind = 0; kind < NR_KINDS; kind++)
+		if (!strcmp(field, kinds[kind].name))
+			break;
+	if (kind == NR_KINDS)
+		return prog_error(line, "unknown operation \"%.64s\"", field);
+	op->kind = kind;
+
+	while (rest) {
+		char *eq;
+		unsigned int key;
+
+		field = strsep(&rest, "\t");
+		eq = strchr(field, '=');
+		if (!eq)
+			return prog_error(line, "\"%.64s\" is not key=value",
+					  field);
+		*eq = '\0';
+		for (key = 0; key < NR_KEYS; key++)
+			if (!strcmp(field, key_names[key]))
+				break;
+		if (key == NR_KEYS ||
+		    !((kinds[kind].required | kinds[kind].optional |
+		       COMMON_KEYS) & KB(key)))
+			return prog_error(line, "%s has no key \"%.64s\"",
+					  kinds[kind].name, field);
+		if (op->val[key])
+			return prog_error(line, "%s= given twice", field);
+		op->val[key] = eq + 1;
+	}
+	if (!check_op(op))
+		return false;
+	nops++;
+	return true;
+}
+
+/* tests=a,b,c: every one declared, none twice. */
+static bool resolve_tests(struct op *op, unsigned int index)
+{
+	const char *p = op->val[KEY_TESTS];
+
+	while (p) {
+		size_t len = strcspn(p, ",");
+		int t = test_by_name(p, len);
+		unsigned int i;
+
+		if (!len)
+			return prog_error(op->line, "empty test id in tests=");
+		if (t < 0)
+			return prog_error(op->line, "tests=: no test \"%.*s\" declared",
+					  (int)(len > 64 ? 64 : len), p);
+		for (i = 0; i < op->ntests; i++)
+			if (op->test[i] == t)
+				return prog_error(op->line, "tests=: %s twice",
+						  tests[t].id);
+		op->test[op->ntests++] = t;
+		tests[t].last_op = index;
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	return true;
+}
+
+/* Parse prog_text[0..size) into tests[] and ops[]. */
+static bool parse_program(size_t size)
+{
+	char *p = prog_text, *end = prog_text + size;
+	unsigned int line = 0, i;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', end - p);
+		char *rest = p, *rec;
+		size_t len = (nl ? nl : end) - p;
+
+		line++;
+		if (memchr(p, '\0', len))
+			return prog_error(line, "NUL byte");
+		if (len > PROG_LINE_LEN)
+			return prog_error(line, "line longer than %d characters",
+					  PROG_LINE_LEN);
+		p[len] = '\0';
+		p += len + 1;
+		if (len && rest[len - 1] == '\r')
+			rest[len - 1] = '\0';
+		if (!*rest || *rest == '#')
+			continue;
+
+		rec = strsep(&rest, "\t");
+		if (!strcmp(rec, "test")) {
+			if (!parse_test(line, rest ? rest : ""))
+				return false;
+		} else if (!strcmp(rec, "op")) {
+			if (!rest)
+				return prog_error(line, "op without a kind");
+			if (!parse_op(line, rest))
+				return false;
+		} else {
+			return prog_error(line, "unknown record \"%.64s\"",
+					  rec);
+		}
+	}
+	for (i = 0; i < nops; i++) {
+		if (!resolve_tests(&ops[i], i))
+			return false;
+		if (ops[i].val[KEY_MATCH])
+			match_words[nmatch_words++] = ops[i].val[KEY_MATCH];
+	}
+	for (i = 0; i < ntests; i++)
+		tests[i].skip = told_to_skip(tests[i].id);
+	return true;
+}
+
+/*
+ * Read and parse the program at @path. False if it cannot run: then
+ * prog_err says why, and prog_missing whether there is none.
+ */
+static bool prog_missing;
+
+static bool load_program(const char *path)
+{
+	char e[128];
+	size_t size = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		prog_missing = true;
+		snprintf(prog_err, sizeof(prog_err),
+			 "no test program at %s: %s", path,
+			 errno_str(errno, e, sizeof(e)));
+		return false;
+	}
+	for (;;) {
+		ssize_t n = read(fd, prog_text + size, PROG_MAX_SIZE + 1 - size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			prog_missing = true;
+			snprintf(prog_err, sizeof(prog_err),
+				 "no test program at %s: %s", path,
+				 errno_str(errno, e, sizeof(e)));
+			close(fd);
+			return false;
+		}
+		size += n;
+		if (n == 0 || size > PROG_MAX_SIZE)
+			break;
+	}
+	close(fd);
+	if (size > PROG_MAX_SIZE)
+		return prog_error(0, "program larger than %d bytes",
+				  PROG_MAX_SIZE);
+	return parse_program(size);
+}
+
+/* ---------------------------------------------------------------- */
+/* The operations                                                    */
 
 static char mod_dir[MOD_PATH_LEN];
 
@@ -651,11 +1503,6 @@ static bool find_file(const char *dir, const char *name, char *out,
 	closedir(d);
 	return found;
 }
-
-struct load_arg {
-	int fd;
-	const char *params;
-};
 
 #define IDENT_MAX_MODULES	16
 
@@ -701,6 +1548,13 @@ static void report_srcversion(const char *file)
 	emit("# identity: srcversion %s %s", name, *buf ? buf : "none");
 }
 
+/* What the children do: return 0 or an errno. */
+
+struct load_arg {
+	int fd;
+	const char *params;
+};
+
 static int do_load(const void *p)
 {
 	const struct load_arg *arg = p;
@@ -717,350 +1571,502 @@ static int do_unload(const void *p)
 	return 0;
 }
 
-/*
- * insmod @file with @params. Returns false, with @why filled in, if the
- * module file cannot be found or opened.
- */
-static bool load_module(const char *file, const char *params,
-			struct op_result *res, char *why, size_t len)
+struct write_arg {
+	const char *path;
+	const char *data;
+};
+
+static int do_write(const void *p)
 {
-	char path[MOD_PATH_LEN], e[128];
-	struct load_arg arg;
-
-	snprintf(res->what, sizeof(res->what), "insmod %s%s%s", file,
-		 *params ? " " : "", params);
-
-	if (!find_file(mod_dir, file, path, sizeof(path), 0)) {
-		snprintf(why, len, "%s not found under %s", file, mod_dir);
-		return false;
-	}
-	arg.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (arg.fd < 0) {
-		snprintf(why, len, "cannot open %s: %s", path,
-			 errno_str(errno, e, sizeof(e)));
-		return false;
-	}
-	arg.params = params;
-	run_op(res, do_load, &arg);
-	close(arg.fd);
-	if (res->status == OP_OK)
-		report_srcversion(file);
-	return true;
-}
-
-/* The test itself could not run: no child, or it never came back. */
-static bool op_broken(const struct op_result *res)
-{
-	return res->status == OP_NORUN || res->status == OP_TIMEOUT;
-}
-
-static void unload_module(const char *name, struct op_result *res)
-{
-	snprintf(res->what, sizeof(res->what), "rmmod %s", name);
-	run_op(res, do_unload, name);
-}
-
-/* ---------------------------------------------------------------- */
-/* /proc/sys/kernel/panic, i.e. panic_timeout                        */
-
-static int do_write_panic(const void *p)
-{
-	const char *val = p;
+	const struct write_arg *arg = p;
+	size_t len = strlen(arg->data);
 	ssize_t n;
 	int fd;
 
-	fd = open(PANIC_SYSCTL, O_WRONLY | O_CLOEXEC);
+	fd = open(arg->path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
-	n = write(fd, val, strlen(val));
+	n = write(fd, arg->data, len);
 	if (n < 0)
 		return errno;
 	if (close(fd) < 0)
 		return errno;
-	return n == (ssize_t)strlen(val) ? 0 : EIO;
+	return n == (ssize_t)len ? 0 : EIO;
 }
 
-static int do_read_panic(const void *p)
+/* Read @fd into child_page, as much as fits. */
+static int read_to_page(int fd)
 {
-	char *buf = child_page->buf;
-	ssize_t n;
-	int fd;
+	size_t room = sizeof(child_page->buf) - 1;
 
-	(void)p;
-	fd = open(PANIC_SYSCTL, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	n = read(fd, buf, sizeof(child_page->buf) - 1);
-	if (n < 0)
-		return errno;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	child_page->len = 0;
+	while (child_page->len < room) {
+		ssize_t n = read(fd, child_page->buf + child_page->len,
+				 room - child_page->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			break;
+		child_page->len += n;
+	}
 	return 0;
 }
 
-static void write_panic(struct op_result *res)
+static int do_read(const void *p)
 {
-	snprintf(res->what, sizeof(res->what), "write \"-1\" to %s",
-		 PANIC_SYSCTL);
-	run_op(res, do_write_panic, PANIC_VALUE);
+	int fd = open(p, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return errno;
+	err = read_to_page(fd);
+	close(fd);
+	return err;
 }
 
-static void read_panic(struct op_result *res)
+static int do_read_fd(const void *p)
 {
-	snprintf(res->what, sizeof(res->what), "read %s", PANIC_SYSCTL);
-	child_page->buf[0] = '\0';
-	run_op(res, do_read_panic, NULL);
+	return read_to_page(*(const int *)p);
+}
+
+static int do_exec(const void *p)
+{
+	char * const *argv = p;
+	sigset_t none;
+	int fd;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0 && fd != STDIN_FILENO) {
+		dup2(fd, STDIN_FILENO);
+		close(fd);
+	}
+	execv(argv[0], argv);
+	child_page->exec_err = errno;
+	return errno;
+}
+
+/* child_page->buf as a string, for the parent. */
+static char *page_text(void)
+{
+	size_t i, len = child_page->len;
+
+	if (len >= sizeof(child_page->buf))
+		len = sizeof(child_page->buf) - 1;
+	for (i = 0; i < len; i++)
+		if (!child_page->buf[i])
+			child_page->buf[i] = ' ';
+	child_page->buf[len] = '\0';
+	return child_page->buf;
+}
+
+static const char *basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * One kind of operation: run @op into @res, @ok its text on success.
+ * False if it is not to run at all.
+ */
+typedef bool op_fn(const struct op *op, struct op_result *res, char *ok,
+		   size_t oklen);
+
+static bool op_load(const struct op *op, struct op_result *res, char *ok,
+		    size_t oklen)
+{
+	const char *file = op->val[KEY_FILE];
+	const char *params = op->val[KEY_PARAMS] ? op->val[KEY_PARAMS] : "";
+	struct load_arg arg = { .params = params };
+	char path[MOD_PATH_LEN], e[128];
+
+	snprintf(res->what, sizeof(res->what), "insmod %s%s%s", file,
+		 *params ? " " : "", params);
+	snprintf(ok, oklen, "loaded");
+	res->status = ST_NORUN;
+	if (!find_file(mod_dir, file, path, sizeof(path), 0)) {
+		snprintf(res->why, sizeof(res->why), "%s not found under %s",
+			 file, mod_dir);
+		return true;
+	}
+	arg.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (arg.fd < 0) {
+		snprintf(res->why, sizeof(res->why), "cannot open %s: %s",
+			 path, errno_str(errno, e, sizeof(e)));
+		return true;
+	}
+	run_op(res, do_load, &arg, NULL, op->val[KEY_MATCH]);
+	close(arg.fd);
+	if (res->status == ST_OK)
+		report_srcversion(file);
+	return true;
+}
+
+/* Only a module that is loaded is unloaded. */
+static bool op_unload(const struct op *op, struct op_result *res,
+		      char *ok, size_t oklen)
+{
+	const char *name = op->val[KEY_MODULE];
+	char path[MOD_PATH_LEN];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	if (access(path, F_OK) < 0)
+		return false;
+	snprintf(res->what, sizeof(res->what), "rmmod %s", name);
+	snprintf(ok, oklen, "ok");
+	run_op(res, do_unload, name, NULL, op->val[KEY_MATCH]);
+	return true;
+}
+
+static bool op_write(const struct op *op, struct op_result *res, char *ok,
+		     size_t oklen)
+{
+	static char data[PROG_LINE_LEN + 2];
+	struct write_arg arg = { .path = op->val[KEY_PATH], .data = data };
+
+	snprintf(data, sizeof(data), "%s\n", op->val[KEY_VALUE]);
+	snprintf(res->what, sizeof(res->what), "write \"%s\" to %s",
+		 op->val[KEY_VALUE], op->val[KEY_PATH]);
+	snprintf(ok, oklen, "ok");
+	run_op(res, do_write, &arg, NULL, op->val[KEY_MATCH]);
+	return true;
+}
+
+static bool op_read(const struct op *op, struct op_result *res, char *ok,
+		    size_t oklen)
+{
+	char *text;
+
+	snprintf(res->what, sizeof(res->what), "read %s", op->val[KEY_PATH]);
+	child_page->len = 0;
+	run_op(res, do_read, op->val[KEY_PATH], NULL, op->val[KEY_MATCH]);
+	text = page_text();
+	text[strcspn(text, "\n")] = '\0';
+	snprintf(ok, oklen, "\"%.*s\"", QUOTE_LEN, text);
+	return true;
+}
+
+/* kunit and exec: the test cases decide too. */
+static void cases_outcome(const struct op *op, struct op_result *res,
+			  char *ok, size_t oklen)
+{
+	const struct cases *c = &res->cases;
+	size_t n;
+
+	if (res->status != ST_OK)
+		return;
+	if (c->failed || (op->kind == KIND_KUNIT && !c->total)) {
+		res->status = ST_CASES;
+		return;
+	}
+	if (!c->total)
+		return;
+	n = strlen(ok);
+	snprintf(ok + n, oklen - n, "%s%u of %u cases passed", n ? ", " : "",
+		 c->total - c->skipped, c->total);
+	n = strlen(ok);
+	if (c->skipped)
+		snprintf(ok + n, oklen - n, ", %u skipped", c->skipped);
+}
+
+static bool op_kunit(const struct op *op, struct op_result *res, char *ok,
+		     size_t oklen)
+{
+	const char *suite = op->val[KEY_SUITE];
+	char path[MOD_PATH_LEN], e[128];
+	static bool mounted;
+	int fd;
+
+	snprintf(res->what, sizeof(res->what), "kunit %s", suite);
+	*ok = '\0';
+	if (!mounted) {
+		mount_one("debugfs", DEBUGFS_DIR, "debugfs");
+		mounted = true;
+	}
+	snprintf(path, sizeof(path), KUNIT_DIR "/%s/results", suite);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		res->status = ST_NORUN;
+		snprintf(res->why, sizeof(res->why),
+			 "no KUnit suite %s: %s: %s", suite, path,
+			 errno_str(errno, e, sizeof(e)));
+		return true;
+	}
+	child_page->len = 0;
+	run_op(res, do_read_fd, &fd, NULL, op->val[KEY_MATCH]);
+	close(fd);
+	text_split(page_text());
+	ktap_cases(true, NULL, NULL, &res->cases);
+	cases_outcome(op, res, ok, oklen);
+	return true;
+}
+
+static bool op_exec(const struct op *op, struct op_result *res, char *ok,
+		    size_t oklen)
+{
+	static char out[OUT_BUF_LEN], args[PROG_LINE_LEN + 1];
+	struct capture cap = { .buf = out, .size = sizeof(out) };
+	const char *path = op->val[KEY_PATH];
+	char *argv[EXEC_MAX_ARGS + 2], *a = args, *s, e[128];
+	unsigned int argc = 0;
+	struct stat st;
+	int err;
+
+	snprintf(args, sizeof(args), "%s",
+		 op->val[KEY_ARGS] ? op->val[KEY_ARGS] : "");
+	snprintf(res->what, sizeof(res->what), "exec %s%s%s", path,
+		 *args ? " " : "", op->val[KEY_ARGS] ? op->val[KEY_ARGS] : "");
+	snprintf(ok, oklen, "exit 0");
+	err = stat(path, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : EACCES;
+	if (err) {
+		res->status = ST_NORUN;
+		snprintf(res->why, sizeof(res->why), "cannot run %s: %s",
+			 path, errno_str(err, e, sizeof(e)));
+		return true;
+	}
+	argv[argc++] = (char *)path;
+	while ((s = strsep(&a, " ")))
+		if (*s && argc <= EXEC_MAX_ARGS)
+			argv[argc++] = s;
+	argv[argc] = NULL;
+	child_page->exec_err = 0;
+	run_op(res, do_exec, argv, &cap, op->val[KEY_MATCH]);
+	res->out_cut = !text_split(out) || cap.cut;
+	ktap_cases(false, NULL, NULL, &res->cases);
+	cases_outcome(op, res, ok, oklen);
+	return true;
+}
+
+static op_fn * const op_fns[NR_KINDS] = {
+	[KIND_LOAD] = op_load,
+	[KIND_UNLOAD] = op_unload,
+	[KIND_WRITE] = op_write,
+	[KIND_READ] = op_read,
+	[KIND_KUNIT] = op_kunit,
+	[KIND_EXEC] = op_exec,
+};
+
+/* Run @op; false if it is not to run (an unload of a module not loaded). */
+static bool op_run(const struct op *op, struct op_result *res, char *ok,
+		   size_t oklen)
+{
+	memset(res, 0, sizeof(*res));
+	return op_fns[op->kind](op, res, ok, oklen);
 }
 
 /* ---------------------------------------------------------------- */
-/* KTAP                                                              */
+/* Verdicts                                                          */
 
 static int test_num;
 
-static void result(bool ok, const char *id)
+static bool live(const struct test *t)
 {
-	emit("%s %d %s", ok ? "ok" : "not ok", ++test_num, id);
+	return !t->skip && !t->done;
 }
 
-/* Reason of the ERROR being printed; see result_error(). */
-/* Whether the host told the runner not to run test @id on this target:
- * kernel parameter bisect_skip=id,id,... (init's environment).
- */
-static bool told_to_skip(const char *id)
+static void verdict(struct test *t, bool ok, const char *directive)
 {
-	const char *p = getenv("bisect_skip");
-	size_t n = strlen(id), len;
+	if (t->done)
+		return;
+	t->done = true;
+	emit("%s %d %s%s%s", ok ? "ok" : "not ok", ++test_num, t->id,
+	     directive ? " # " : "", directive ? directive : "");
+}
 
-	while (p && *p) {
-		len = strcspn(p, ",");
-		if (len == n && !strncmp(p, id, n))
-			return true;
-		p += len;
-		if (*p == ',')
-			p++;
+static void verdict_error(struct test *t, const char *why)
+{
+	char d[WHY_LEN + 8];
+
+	snprintf(d, sizeof(d), "ERROR %s", why);
+	verdict(t, false, d);
+}
+
+/* After its last operation, or at the end: a test not yet decided. */
+static void verdict_final(struct test *t)
+{
+	if (t->skip)
+		verdict(t, true, "SKIP not run on this target (bisect_skip)");
+	else if (t->last_op < 0)
+		verdict_error(t, "no operation");
+	else if (t->checked)
+		verdict(t, true, NULL);
+	else
+		verdict_error(t, "none of its checks ran");
+}
+
+static bool expect_met(const struct op *op, const struct op_result *res)
+{
+	switch (op->expect) {
+	case EXPECT_NONE:
+	case EXPECT_OK:
+		return res->status == ST_OK;
+	case EXPECT_CLEAN:
+		return res->status == ST_OK && !res->log.bad;
+	case EXPECT_FAIL:
+		return res->status == ST_ERRNO || res->status == ST_EXIT ||
+		       res->status == ST_CASES;
+	case EXPECT_ERRNO:
+		return res->status == ST_ERRNO && res->err == op->expect_err;
 	}
 	return false;
 }
 
-/* Report test @id as skipped, and return true, when it is not run here. */
-static bool skipped_here(const char *id)
+static bool count_met(const struct op *op, unsigned int n)
 {
-	if (!told_to_skip(id))
-		return false;
-	emit("ok %d %s # SKIP not run on this target (bisect_skip)", ++test_num, id);
-	return true;
+	switch (op->count_cmp) {
+	case '<':
+		return n < op->count;
+	case '>':
+		return n > op->count;
+	default:
+		return n == op->count;
+	}
 }
 
-static char error_buf[LINE_MAX_LEN];
-
-static void result_error_text(const char *id, const char *why, int len)
+/* "# ID: handler fired 1 time during the write" */
+static void report_count(const char *id, const struct op *op,
+			 unsigned int n)
 {
-	if (len >= 0)
-		emit("not ok %d %s # ERROR %s", ++test_num, id, why);
-}
+	const char *kind = kinds[op->kind].name;
 
-/* "not ok N id # ERROR <printf(...)>": the test could not run. */
-#define result_error(id, ...)						\
-	result_error_text(id, error_buf,				\
-			  snprintf(error_buf, sizeof(error_buf), __VA_ARGS__))
-
-/* Tests 1 and 2: does a module calling @file's kallsyms function load? */
-static void test_probe(const char *id, const char *file, const char *name)
-{
-	struct op_result res;
-	char why[WHY_LEN];
-
-	if (skipped_here(id))
-		return;
-	if (!load_module(file, "", &res, why, sizeof(why))) {
-		result_error(id, "%s", why);
-		return;
-	}
-	op_report(id, &res, "loaded");
-	if (op_broken(&res)) {
-		result_error(id, "%s: %s", res.what,
-			     op_outcome(&res, "", why, sizeof(why)));
-		return;
-	}
-	if (res.status == OP_OK) {
-		struct op_result un;
-
-		unload_module(name, &un);
-		op_report(id, &un, "ok");
-	}
-	result(res.status == OP_OK, id);
-}
-
-#define HWBP_FILE		"data_breakpoint.ko"
-#define HWBP_NAME		"data_breakpoint"
-#define HWBP_MAX_UNLOADS	4
-
-/* Every rmmod of data_breakpoint, for the verdict of hwbp-unload. */
-static struct op_result hwbp_unloads[HWBP_MAX_UNLOADS];
-static unsigned int hwbp_nunloads;
-static bool hwbp_ever_loaded;
-
-static void hwbp_unload(const char *id)
-{
-	struct op_result *un;
-
-	if (hwbp_nunloads >= HWBP_MAX_UNLOADS)
-		return;
-	un = &hwbp_unloads[hwbp_nunloads++];
-	unload_module(HWBP_NAME, un);
-	op_report(id, un, "ok");
-}
-
-static bool hwbp_load(const char *id, const char *params,
-		      struct op_result *res, char *why, size_t len)
-{
-	if (!load_module(HWBP_FILE, params, res, why, len))
-		return false;
-	op_report(id, res, "loaded");
-	if (res->status == OP_OK)
-		hwbp_ever_loaded = true;
-	return true;
-}
-
-/* Tests 3 and 4: does data_breakpoint load with @params? */
-static void test_hwbp_load(const char *id, const char *params)
-{
-	struct op_result res;
-	char why[WHY_LEN];
-
-	if (skipped_here(id))
-		return;
-	if (!hwbp_load(id, params, &res, why, sizeof(why))) {
-		result_error(id, "%s", why);
-		return;
-	}
-	if (op_broken(&res)) {
-		result_error(id, "%s: %s", res.what,
-			     op_outcome(&res, "", why, sizeof(why)));
-		return;
-	}
-	if (res.status == OP_OK)
-		hwbp_unload(id);
-	result(res.status == OP_OK, id);
-}
-
-/* Tests 5 and 6 share one load of data_breakpoint on panic_timeout. */
-static void test_hwbp_access(void)
-{
-	static const char * const wid = "hwbp-write";
-	static const char * const rid = "hwbp-read-ignored";
-	struct op_result load, wr, rd, fix;
-	unsigned int write_hits = 0;
-	char why[WHY_LEN], e[256];
-
-	/*
-	 * Loaded and unloaded even when neither access is made here: the
-	 * verdict of hwbp-unload counts this rmmod too.
-	 */
-	if (!hwbp_load(wid, "ksym=panic_timeout", &load, why, sizeof(why))) {
-		if (!skipped_here(wid))
-			result_error(wid, "could not load data_breakpoint ksym=panic_timeout: %s",
-				     why);
-		if (!skipped_here(rid))
-			result_error(rid, "data_breakpoint ksym=panic_timeout not loaded");
-		goto restore;
-	}
-	if (load.status != OP_OK) {
-		op_outcome(&load, "", e, sizeof(e));
-		if (!skipped_here(wid))
-			result_error(wid, "could not load data_breakpoint ksym=panic_timeout: %s",
-				     e);
-		if (!skipped_here(rid))
-			result_error(rid, "data_breakpoint ksym=panic_timeout not loaded");
-		goto restore;
-	}
-
-	/* 5: a write to panic_timeout must fire the handler. */
-	if (skipped_here(wid))
-		goto read;
-	write_panic(&wr);
-	op_report(wid, &wr, "ok");
-	if (wr.status != OP_OK) {
-		result_error(wid, "%s: %s", wr.what,
-			     op_outcome(&wr, "", e, sizeof(e)));
-	} else {
-		write_hits = wr.log.handler;
-		emit("# %s: handler fired %u time%s during the write", wid,
-		     write_hits, write_hits == 1 ? "" : "s");
-		result(write_hits > 0, wid);
-	}
-
-read:
-	/* 6: a read of panic_timeout must not. */
-	if (skipped_here(rid)) {
-		hwbp_unload(rid);
-		goto restore;
-	}
-	read_panic(&rd);
-	op_report(rid, &rd, "ok");
-	if (rd.status == OP_OK) {
-		emit("# %s: read \"%s\"; handler fired %u time%s during the read",
-		     rid, child_page->buf, rd.log.handler,
-		     rd.log.handler == 1 ? "" : "s");
-		if (!write_hits)
-			emit("# %s: note: the handler did not fire on the write either",
-			     rid);
-	}
-
-	/* Unload before the verdict so its lines precede "ok 6". */
-	hwbp_unload(rid);
-
-	if (rd.status != OP_OK)
-		result_error(rid, "%s: %s", rd.what,
-			     op_outcome(&rd, "", e, sizeof(e)));
+	if (op->val[KEY_LABEL])
+		emit("# %s: %s %u time%s during the %s", id,
+		     op->val[KEY_LABEL], n, n == 1 ? "" : "s", kind);
 	else
-		result(rd.log.handler == 0, rid);
-
-restore:
-	/* Keep a later panic rebooting at once, as panic=-1 asked. */
-	write_panic(&fix);
-	if (fix.status != OP_OK)
-		op_report("runner", &fix, "ok");
+		emit("# %s: %u kernel log line%s matching \"%s\" during the %s",
+		     id, n, n == 1 ? "" : "s", op->val[KEY_MATCH], kind);
 }
 
-/* Test 7: did every rmmod of data_breakpoint go cleanly? */
-static void test_hwbp_unload(void)
+/* "# ID: WHAT: OUTCOME", what the kernel logged, the test cases. */
+static void op_report(const char *id, const struct op *op,
+		      const struct op_result *res, const char *ok)
 {
-	static const char * const id = "hwbp-unload";
-	bool ok = true;
-	unsigned int i;
+	char buf[WHY_LEN], prefix[WHAT_LEN];
+	struct cases c;
 
-	if (skipped_here(id))
+	op_outcome(res, ok, buf, sizeof(buf));
+	emit("# %s: %s: %s", id, res->what, buf);
+	kmsg_print(id, &res->log);
+	if (op->kind == KIND_KUNIT) {
+		ktap_cases(true, id, res->what, &c);
+	} else if (op->kind == KIND_EXEC) {
+		snprintf(prefix, sizeof(prefix), "exec %s",
+			 basename_of(op->val[KEY_PATH]));
+		ktap_cases(false, id, prefix, &c);
+		out_quote(id, c.total);
+		if (res->out_cut)
+			emit("# %s: out: [only the first %d bytes or %d lines read]",
+			     id, OUT_BUF_LEN - 1, TEXT_MAX_LINES);
+	}
+}
+
+/* An operation no test names: setup or cleanup, reported if it fails. */
+static void run_shared(const struct op *op)
+{
+	struct op_result res;
+	char ok[WHY_LEN], buf[WHY_LEN];
+
+	if (!op_run(op, &res, ok, sizeof(ok)) || res.status == ST_OK)
 		return;
-	if (!hwbp_ever_loaded) {
-		result_error(id, "data_breakpoint never loaded, nothing to unload");
+	if (res.status == ST_NORUN) {
+		emit("# runner: %s", res.why);
 		return;
 	}
-	for (i = 0; i < hwbp_nunloads; i++) {
-		const struct op_result *un = &hwbp_unloads[i];
+	emit("# runner: %s: %s", res.what,
+	     op_outcome(&res, ok, buf, sizeof(buf)));
+	kmsg_print("runner", &res.log);
+}
 
-		if (un->status == OP_TIMEOUT || un->status == OP_NORUN) {
-			char e[256];
+/* Operation @index, for the tests it names that are still live. */
+static void run_for_tests(unsigned int index)
+{
+	const struct op *op = &ops[index];
+	struct test *lt[MAX_TESTS];
+	unsigned int nlive = 0, i;
+	struct op_result res;
+	char ok[WHY_LEN], why[WHY_LEN], buf[WHY_LEN];
+	bool pass;
 
-			result_error(id, "%s: %s", un->what,
-				     op_outcome(un, "", e, sizeof(e)));
-			return;
+	for (i = 0; i < op->ntests; i++)
+		if (live(&tests[op->test[i]]))
+			lt[nlive++] = &tests[op->test[i]];
+	if (!nlive || !op_run(op, &res, ok, sizeof(ok)))
+		return;
+
+	/* Could not run: not started, or never came back. */
+	if (res.status == ST_NORUN) {
+		for (i = 0; i < nlive; i++)
+			verdict_error(lt[i], res.why);
+		return;
+	}
+	op_report(lt[0]->id, op, &res, ok);
+	snprintf(why, sizeof(why), "%s: %s", res.what,
+		 op_outcome(&res, ok, buf, sizeof(buf)));
+	if (res.status == ST_TIMEOUT || res.status == ST_FORK) {
+		for (i = 0; i < nlive; i++)
+			verdict_error(lt[i], why);
+		return;
+	}
+
+	/* A precondition, or what a log check looks at, that failed. */
+	if (op->expect == EXPECT_NONE && res.status != ST_OK) {
+		for (i = 0; i < nlive; i++)
+			verdict_error(lt[i], why);
+		return;
+	}
+	if (op->expect == EXPECT_NONE && !op->count_cmp)
+		return;
+	pass = expect_met(op, &res);
+	if (!pass && res.status == ST_OK && res.log.bad)
+		emit("# %s: the kernel logged a splat during the %s",
+		     lt[0]->id, kinds[op->kind].name);
+	if (pass && op->count_cmp) {
+		report_count(lt[0]->id, op, res.log.matched);
+		pass = count_met(op, res.log.matched);
+	}
+	for (i = 0; i < nlive; i++) {
+		if (pass)
+			lt[i]->checked = true;
+		else
+			verdict(lt[i], false, NULL);
+	}
+}
+
+static void run_program(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < nops; i++) {
+		const struct op *op = &ops[i];
+
+		if (op->ntests)
+			run_for_tests(i);
+		else
+			run_shared(op);
+		/* A test is decided once its last operation is done. */
+		for (k = 0; k < op->ntests; k++) {
+			struct test *t = &tests[op->test[k]];
+
+			if (t->last_op == (int)i)
+				verdict_final(t);
 		}
-		if (un->status == OP_OK && !un->log.bad)
-			continue;
-		ok = false;
-		op_report(id, un, "ok");
 	}
-	emit("# %s: %u rmmod%s of data_breakpoint, %s", id, hwbp_nunloads,
-	     hwbp_nunloads == 1 ? "" : "s", ok ? "all clean" : "some failed");
-	result(ok, id);
+	for (i = 0; i < ntests; i++)
+		verdict_final(&tests[i]);
 }
 
 int main(void)
 {
+	const char *program = getenv(PROGRAM_ENV);
 	struct sigaction sa;
 	struct utsname uts;
 	sigset_t chld;
+	bool ready;
 
 	/* Until the results port is open, nothing can be reported anyway. */
 	memset(&sa, 0, sizeof(sa));
@@ -1085,6 +2091,10 @@ int main(void)
 			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (child_page == MAP_FAILED)
 		child_page = calloc(1, sizeof(*child_page));
+	if (!child_page) {
+		emit("# runner: out of memory");
+		power_off();
+	}
 
 	if (uname(&uts) < 0) {
 		strcpy(uts.release, "unknown");
@@ -1092,23 +2102,32 @@ int main(void)
 	}
 	snprintf(mod_dir, sizeof(mod_dir), "/lib/modules/%s", uts.release);
 
+	if (!program || !*program)
+		program = PROGRAM_PATH;
 	emit("KTAP version 1");
-	emit("1..7");
+	ready = load_program(program);
+	if (ready)
+		emit("1..%u", ntests);
 	emit("# runner: kernel %s", uts.release);
 	/* Which kernel booted: the host compares it with what it built. */
 	emit("# identity: uname-r %s", uts.release);
 	emit("# identity: uname-v %s", uts.version);
 	if (kmsg_fd < 0)
 		emit("# runner: cannot read /dev/kmsg: %s", strerror(errno));
+	if (!ready) {
+		if (prog_missing) {
+			emit("# runner: %s", prog_err);
+			emit("Bail out!");
+		} else {
+			emit("# runner: program line %u: %s", prog_err_line,
+			     prog_err);
+			emit("Bail out! bad test program");
+		}
+		power_off();
+	}
 
-	test_probe("kallsyms-lookup-name", "kallsyms_lookup_probe.ko",
-		   "kallsyms_lookup_probe");
-	test_probe("kallsyms-on-each-symbol", "kallsyms_each_probe.ko",
-		   "kallsyms_each_probe");
-	test_hwbp_load("hwbp-unexported", "ksym=pid_max");
-	test_hwbp_load("hwbp-default-load", "");
-	test_hwbp_access();
-	test_hwbp_unload();
+	run_program();
+	kmsg_dump();
 
 	emit("# runner: done");
 	power_off();
