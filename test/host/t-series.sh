@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 191
+t_plan 213
 
 # ---- valid series ----
 
@@ -105,6 +105,39 @@ t_eq "minimal: default timeout, no prep (minimal.golden)" \
 	"$(< "$FIX/minimal.golden")" "$(golden "$FIX_REAL")"
 t_eq "minimal: no targets: the one default target" \
 	"target	x86_64-gcc	x86_64	gcc	-	yes" "$(grep '^target	' "$OUT")"
+
+# ---- guest program ----
+
+run_in "$FIX" guest.yaml
+t_eq "guest: exit 0, records match guest.golden" "0 $(< "$FIX/guest.golden")" \
+	"$RC $(golden "$FIX_REAL")"
+t_eq "guest: KUnit options after the suites' own" \
+	"CONFIG_KUNIT=y CONFIG_KUNIT_DEBUGFS=y CONFIG_DEBUG_FS=y CONFIG_MY_SUITE_TEST=y CONFIG_SMP=y" \
+	"$(sed -n 's/^kconfig\t//p' "$OUT" | xargs)"
+t_eq "guest: each module loaded once as a driver, as the kernel names it" \
+	"my_mod other" "$(sed -n 's/^driver\t//p' "$OUT" | xargs)"
+t_grep "guest: a test named as a scalar" '^op	kunit	suite=my_suite	tests=suite	expect=ok$' "$OUT"
+t_grep "guest: values kept as written in the runner's line" \
+	'^op	write	path=/proc/sys/kernel/printk	value=7 "quoted" \\back # not a comment	tests=logs	match=it'"'"'s "here"	count=>0	label=handler fired$' "$OUT"
+
+fails guest-bad 14
+has_error guest-bad 17 5 guest.run "test 'lonely' is named by no operation: add tests: \[lonely\] "
+has_error guest-bad 17 7 "guest.run[0]" "no operation: give one of load, unload, write, read, kunit$"
+has_error guest-bad 18 7 "guest.run[1]" "one operation per item: 'load' and 'unload' both given$"
+has_error guest-bad 19 37 "guest.run[2].colour" "unknown key 'colour' \(allowed: load, params, tests, expect, log\)$"
+has_error guest-bad 20 14 "guest.run[3].load" "'a\.o' must be a module file, NAME\.ko$"
+has_error guest-bad 21 7 "guest.run[4].value" "missing required key$"
+has_error guest-bad 22 14 "guest.run[5].read" "'proc/version' must be an absolute path in the guest"
+has_error guest-bad 23 45 "guest.run[6].tests[1]" "unknown test 'nobody' \(declared tests: judged, lonely\)$"
+has_error guest-bad 24 54 "guest.run[7].expect" "'maybe': expect ok, clean, fail or an errno name"
+has_error guest-bad 25 69 "guest.run[8].log.count" "'=1' is not a count: write N, >N or <N$"
+has_error guest-bad 26 63 "guest.run[9].log" "a log check and expect: give one"
+has_error guest-bad 27 7 "guest.run[10]" "a check belongs to a test: name it in tests$"
+has_error guest-bad 28 27 "guest.run[11].config[0]" "'SMP' is not a Kconfig option: write CONFIG_NAME$"
+has_error guest-bad 29 35 "guest.run[12].log" "unknown key 'log' \(allowed: kunit, config, tests, expect\)$"
+
+fails guest-reserved 1
+has_error guest-reserved 9 10 "tests[0].id" "'dmesg' is the runner's own name in its output: choose another id$"
 
 # ---- targets ----
 
@@ -530,7 +563,7 @@ t_eq "80k targets: checked within 20 s" yes \
 # ---- all errors are reported, in line order ----
 
 fails two-errors 2
-has_error two-errors 7 1 colour "unknown key 'colour' \(allowed: name, version, cover-letter, config, base, boot, targets, tests, patches\)$"
+has_error two-errors 7 1 colour "unknown key 'colour' \(allowed: name, version, cover-letter, config, base, boot, targets, tests, guest, patches\)$"
 has_error two-errors 11 11 base.expect "expected a mapping, got a sequence$"
 t_eq "two-errors: reported in line order" "7 11" \
 	"$(sed -n 's/^two-errors\.yaml:\([0-9]*\):.*/\1/p' "$ERR" | xargs)"

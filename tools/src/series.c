@@ -5,6 +5,9 @@
  *
  * Usage: series [--arch NAME]... FILE
  *
+ * guest.run, what the guest runner does, is checked here against the
+ * runner's language (test/guest/README) and printed as its program lines.
+ *
  * Each --arch option adds NAME to the arch names that a target may
  * have; without any, every [a-z0-9_]+ is taken.
  *
@@ -162,6 +165,9 @@ struct series {
 	char *base_expect;
 	struct patch *patches;
 	size_t npatches;
+	char *guest_modules;	/* the guest's test modules dir, or NULL */
+	struct guest_op *ops;	/* guest.run */
+	size_t nops;
 	struct target *targets;	/* none: the default target */
 	size_t ntargets;
 	struct index names;	/* of targets[] by name */
@@ -181,7 +187,7 @@ static size_t nerrors, errors_cap;
 
 static const char * const top_keys[] = {
 	"name", "version", "cover-letter", "config", "base", "boot", "targets",
-	"tests", "patches", NULL
+	"tests", "guest", "patches", NULL
 };
 
 static const char * const base_keys[] = {
@@ -982,11 +988,12 @@ static char get_yesno(const struct node *n, const char *key)
 }
 
 /*
- * A path to a regular, readable file, relative to the directory of
- * series.yaml unless absolute.  Returns its realpath(), or NULL.
+ * A path to a regular, readable file (@dir: a directory), relative to
+ * the directory of series.yaml unless absolute.  Returns its realpath(),
+ * or NULL.
  */
-static char *get_file(const struct series *s, const struct node *n,
-		      const char *key)
+static char *get_path(const struct series *s, const struct node *n,
+		      const char *key, bool dir)
 {
 	const char *rel = get_text(n, key, NULL, NULL);
 	char *path, *real = NULL;
@@ -1008,11 +1015,11 @@ static char *get_file(const struct series *s, const struct node *n,
 		goto out;
 	}
 	/* stat() first: opening a FIFO would block. */
-	if (stat(real, &st) || !S_ISREG(st.st_mode)) {
-		report(n, key, "not a regular file: %s", path);
+	if (stat(real, &st) || (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))) {
+		report(n, key, "not a %s: %s", dir ? "directory" : "regular file", path);
 		goto bad;
 	}
-	fd = open(real, O_RDONLY);
+	fd = open(real, O_RDONLY | (dir ? O_DIRECTORY : 0));
 	if (fd < 0) {
 		report(n, key, "cannot read %s: %s", path, strerror(errno));
 		goto bad;
@@ -1030,6 +1037,18 @@ bad:
 out:
 	free(path);
 	return real;
+}
+
+static char *get_file(const struct series *s, const struct node *n,
+		      const char *key)
+{
+	return get_path(s, n, key, false);
+}
+
+static char *get_dir(const struct series *s, const struct node *n,
+		     const char *key)
+{
+	return get_path(s, n, key, true);
 }
 
 /* ---- Duplicate patches ---- */
@@ -1181,6 +1200,20 @@ static bool arch_ok(const struct series *s, const char *arch)
 			  strlen(arch)) >= 0;
 }
 
+/* Test ids the runner prints as its own diagnostics ("# runner: ..."). */
+static bool reserved_id(const char *id)
+{
+	static const char * const reserved[] = {
+		"runner", "identity", "dmesg", NULL
+	};
+	size_t i;
+
+	for (i = 0; reserved[i]; i++)
+		if (!strcmp(id, reserved[i]))
+			return true;
+	return false;
+}
+
 static void check_tests(struct series *s, const struct node *seq,
 			const char *key)
 {
@@ -1218,6 +1251,12 @@ static void check_tests(struct series *s, const struct node *seq,
 		v = need(n, item, "claim", sub);
 		if (v)
 			t.claim = get_text(v, sub, NULL, NULL);
+		if (t.id && reserved_id(t.id)) {
+			key_join(sub, item, "id", 2);
+			report(id, sub, "'%s' is the runner's own name in its output: %s",
+			       t.id, "choose another id");
+			t.id = NULL;
+		}
 		if (!t.id) {
 			ok = false;
 			continue;
@@ -1639,6 +1678,491 @@ static void check_patches(struct series *s, const struct node *seq)
 	}
 }
 
+/* ---- Guest operations ---- */
+
+/*
+ * What the guest does, in order (guest.run): each operation names the
+ * tests it belongs to and maybe what it must give (test/guest/README).
+ * Printed as the runner's program: "op KIND key=value..." records.
+ */
+enum op_kind { OPK_LOAD, OPK_UNLOAD, OPK_WRITE, OPK_READ, OPK_KUNIT, OPK_NR };
+
+struct op_kind_info {
+	const char *name;	/* the YAML key naming the kind */
+	const char *prog_key;	/* the runner's key for its value */
+	const char *set;	/* characters its value may have, or NULL */
+	const char *re;		/* @set as shown to the user */
+	const char * const *keys;	/* every key the kind takes */
+};
+
+static const char * const load_keys[] = {
+	"load", "params", "tests", "expect", "log", NULL
+};
+
+static const char * const unload_keys[] = {
+	"unload", "tests", "expect", "log", NULL
+};
+
+static const char * const write_keys[] = {
+	"write", "value", "tests", "expect", "log", NULL
+};
+
+static const char * const read_keys[] = {
+	"read", "tests", "expect", "log", NULL
+};
+
+static const char * const kunit_keys[] = {
+	"kunit", "config", "tests", "expect", NULL
+};
+
+static const char * const log_keys[] = { "match", "count", "label", NULL };
+static const char * const guest_keys[] = { "modules", "run", NULL };
+
+#define MODFILE_SET	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
+#define MODNAME_SET	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define SUITE_SET	"abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define KCONFIG_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+#define ERRNO_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#define MAX_OPS		256	/* the runner's limits */
+#define MAX_TESTS	64
+
+static const struct op_kind_info op_kinds[OPK_NR] = {
+	[OPK_LOAD] = { "load", "file", MODFILE_SET, "a module file, NAME.ko", load_keys },
+	[OPK_UNLOAD] = { "unload", "module", MODNAME_SET, "[A-Za-z0-9_]+", unload_keys },
+	[OPK_WRITE] = { "write", "path", NULL, NULL, write_keys },
+	[OPK_READ] = { "read", "path", NULL, NULL, read_keys },
+	[OPK_KUNIT] = { "kunit", "suite", SUITE_SET, "[a-z0-9_-]+", kunit_keys },
+};
+
+struct guest_op {
+	enum op_kind kind;
+	const char *arg;	/* the value of the kind's key */
+	const char *extra;	/* load: params; write: value */
+	const char *expect;	/* ok, clean, fail, E<NAME>; or NULL */
+	const char *match, *count, *label;	/* the log check, or NULL */
+	const char **config;	/* kunit: the suite's options */
+	size_t nconfig;
+	size_t *tests;		/* indexes into s->tests */
+	size_t ntests;
+};
+
+/* Whether @v is a log count: N, >N or <N (N decimal, < 10^9). */
+static bool count_ok(const char *v)
+{
+	size_t n;
+
+	if (*v == '>' || *v == '<')
+		v++;
+	n = strspn(v, "0123456789");
+	return n && n < 10 && !v[n];
+}
+
+/* A module file name: NAME.ko, NAME of [A-Za-z0-9_-]. */
+static bool modfile_ok(const char *v)
+{
+	size_t len = strlen(v);
+
+	return len > 3 && !strcmp(v + len - 3, ".ko") &&
+	       strspn(v, MODFILE_SET) == len && !memchr(v, '.', len - 3);
+}
+
+/* An absolute path the runner may open: no "..", nothing odd. */
+static bool guest_path_ok(const char *v)
+{
+	size_t len = strlen(v);
+
+	return v[0] == '/' && !strstr(v, "/../") && !strchr(v, ' ') &&
+	       !(len >= 3 && !strcmp(v + len - 3, "/.."));
+}
+
+static void check_op_tests(struct series *s, struct guest_op *op,
+			   const struct node *v, const char *key)
+{
+	char item[KEY_LEN];
+	size_t i, j;
+
+	if (v->type == N_SCALAR && !is_null(v)) {
+		/* One test may be named without brackets. */
+		const char *id = get_text(v, key, TEST_ID_SET, "[a-z0-9-]+");
+		ssize_t t;
+
+		if (!id)
+			return;
+		t = find_test(s, id, strlen(id));
+		if (t < 0) {
+			if (s->tests_ok)
+				report(v, key, "unknown test '%s' (declared tests: %s)",
+				       shown(v), s->declared);
+			return;
+		}
+		op->tests = xcalloc(1, sizeof(*op->tests));
+		op->tests[op->ntests++] = t;
+		return;
+	}
+	if (!want(v, N_SEQ, key))
+		return;
+	if (!v->nkid) {
+		report(v, key, "must not be empty: name a test, or leave %s",
+		       "tests out for an operation of every test");
+		return;
+	}
+	op->tests = xcalloc(v->nkid, sizeof(*op->tests));
+	for (i = 0; i < v->nkid; i++) {
+		const struct node *n = v->kid[i];
+		const char *id;
+		ssize_t t;
+
+		key_index(item, key, i);
+		id = get_text(n, item, TEST_ID_SET, "[a-z0-9-]+");
+		if (!id)
+			continue;
+		t = find_test(s, id, strlen(id));
+		if (t < 0) {
+			if (s->tests_ok)
+				report(n, item, "unknown test '%s' (declared tests: %s)",
+				       shown(n), s->declared);
+			continue;
+		}
+		for (j = 0; j < op->ntests; j++)
+			if (op->tests[j] == (size_t)t)
+				break;
+		if (j < op->ntests) {
+			report(n, item, "test '%s' is named twice", shown(n));
+			continue;
+		}
+		op->tests[op->ntests++] = t;
+	}
+}
+
+static void check_op_log(struct guest_op *op, const struct node *v,
+			 const char *key)
+{
+	char sub[KEY_LEN];
+	const struct node *n;
+
+	if (!want(v, N_MAP, key))
+		return;
+	check_keys(v, key, log_keys);
+	n = need(v, key, "match", sub);
+	if (n)
+		op->match = get_text(n, sub, NULL, NULL);
+	n = need(v, key, "count", sub);
+	if (n) {
+		op->count = get_text(n, sub, NULL, NULL);
+		if (op->count && !count_ok(op->count)) {
+			report(n, sub, "'%s' is not a count: write N, >N or <N", shown(n));
+			op->count = NULL;
+		}
+	}
+	n = lookup(v, "label");
+	if (n) {
+		key_join(sub, key, "label", 5);
+		op->label = get_text(n, sub, NULL, NULL);
+	}
+}
+
+static void check_op_config(struct guest_op *op, const struct node *v,
+			    const char *key)
+{
+	char item[KEY_LEN];
+	size_t i;
+
+	if (!want(v, N_SEQ, key))
+		return;
+	op->config = xcalloc(v->nkid, sizeof(*op->config));
+	for (i = 0; i < v->nkid; i++) {
+		const char *c;
+
+		key_index(item, key, i);
+		c = get_text(v->kid[i], item, KCONFIG_SET, "CONFIG_[A-Z0-9_]+");
+		if (!c)
+			continue;
+		if (strncmp(c, "CONFIG_", 7) || !c[7]) {
+			report(v->kid[i], item, "'%s' is not a Kconfig option: write CONFIG_NAME",
+			       shown(v->kid[i]));
+			continue;
+		}
+		op->config[op->nconfig++] = c;
+	}
+}
+
+/* The kind of operation @map is: the one kind key it has, or -1. */
+static int op_kind_of(const struct node *map, const char *key)
+{
+	int kind = -1, k;
+
+	for (k = 0; k < OPK_NR; k++) {
+		if (!lookup(map, op_kinds[k].name))
+			continue;
+		if (kind >= 0) {
+			report(map, key, "one operation per item: '%s' and '%s' both given",
+			       op_kinds[kind].name, op_kinds[k].name);
+			return -1;
+		}
+		kind = k;
+	}
+	if (kind < 0)
+		report(map, key, "no operation: give one of load, unload, write, read, kunit");
+	return kind;
+}
+
+/* One item of guest.run, into @op; false when it is not usable. */
+static bool check_op(struct series *s, struct guest_op *op,
+		     const struct node *map, const char *key)
+{
+	const struct op_kind_info *k;
+	char sub[KEY_LEN];
+	const struct node *v;
+	int kind;
+
+	kind = op_kind_of(map, key);
+	if (kind < 0)
+		return false;
+	k = &op_kinds[kind];
+	op->kind = kind;
+	check_keys(map, key, k->keys);
+	v = need(map, key, k->name, sub);
+	op->arg = get_text(v, sub, k->set, k->re);
+	if (!op->arg)
+		return false;
+	if ((kind == OPK_LOAD && !modfile_ok(op->arg)) ||
+	    ((kind == OPK_WRITE || kind == OPK_READ) && !guest_path_ok(op->arg))) {
+		report(v, sub, "'%s' must be %s", shown(v),
+		       kind == OPK_LOAD ? "a module file, NAME.ko" :
+		       "an absolute path in the guest, without spaces or '..'");
+		return false;
+	}
+	v = lookup(map, "params");
+	if (v && kind == OPK_LOAD) {
+		key_join(sub, key, "params", 6);
+		op->extra = get_text(v, sub, NULL, NULL);
+	}
+	if (kind == OPK_WRITE) {
+		v = need(map, key, "value", sub);
+		if (!v)
+			return false;
+		op->extra = get_text(v, sub, NULL, NULL);
+		if (!op->extra)
+			return false;
+	}
+	v = lookup(map, "config");
+	if (v && kind == OPK_KUNIT) {
+		key_join(sub, key, "config", 6);
+		check_op_config(op, v, sub);
+	}
+	v = lookup(map, "tests");
+	if (v) {
+		key_join(sub, key, "tests", 5);
+		check_op_tests(s, op, v, sub);
+	}
+	v = lookup(map, "expect");
+	if (v) {
+		key_join(sub, key, "expect", 6);
+		op->expect = get_text(v, sub, ERRNO_SET "abcdefghijklmnopqrstuvwxyz",
+				      "ok, clean, fail or an errno name");
+		if (op->expect && strcmp(op->expect, "ok") &&
+		    strcmp(op->expect, "clean") && strcmp(op->expect, "fail") &&
+		    !(op->expect[0] == 'E' && op->expect[1] &&
+		      strspn(op->expect, ERRNO_SET) == strlen(op->expect))) {
+			report(v, sub, "'%s': expect ok, clean, fail or an errno name (ENOENT)",
+			       shown(v));
+			op->expect = NULL;
+		}
+	}
+	v = lookup(map, "log");
+	if (v && kind != OPK_KUNIT) {
+		key_join(sub, key, "log", 3);
+		check_op_log(op, v, sub);
+		if (op->expect)
+			report(v, sub, "a log check and expect: give one (%s)",
+			       "a log check wants the operation to succeed");
+	}
+	if ((op->expect || op->match) && !lookup(map, "tests"))
+		report(map, key, "a check belongs to a test: name it in tests");
+	return true;
+}
+
+/* The module name of file NAME.ko, as the kernel and dracut know it. */
+static char *mod_name(const char *file)
+{
+	char *name = xstrndup(file, strlen(file) - 3), *p;
+
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+static void check_guest(struct series *s, const struct node *map)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *v, *seq;
+	bool *named;
+	size_t i, j;
+
+	if (!want(map, N_MAP, "guest"))
+		return;
+	check_keys(map, "guest", guest_keys);
+	v = lookup(map, "modules");
+	if (v) {
+		key_join(sub, "guest", "modules", 7);
+		s->guest_modules = get_dir(s, v, sub);
+	}
+	seq = need(map, "guest", "run", sub);
+	if (!seq || !want(seq, N_SEQ, sub))
+		return;
+	if (!seq->nkid) {
+		report(seq, sub, "must not be empty: list what the guest does");
+		return;
+	}
+	if (seq->nkid > MAX_OPS) {
+		report(seq, sub, "%zu operations: the runner takes at most %d",
+		       seq->nkid, MAX_OPS);
+		return;
+	}
+	s->ops = xcalloc(seq->nkid, sizeof(*s->ops));
+	for (i = 0; i < seq->nkid; i++) {
+		key_index(item, sub, i);
+		if (want(seq->kid[i], N_MAP, item) &&
+		    check_op(s, &s->ops[s->nops], seq->kid[i], item))
+			s->nops++;
+	}
+	if (!s->tests_ok)
+		return;
+	/* Every declared test is judged by some operation. */
+	named = xcalloc(s->ntests, sizeof(*named));
+	for (i = 0; i < s->nops; i++)
+		for (j = 0; j < s->ops[i].ntests; j++)
+			named[s->ops[i].tests[j]] = true;
+	for (i = 0; i < s->ntests; i++)
+		if (!named[i])
+			report(seq, sub, "test '%s' is named by no operation: %s [%s] %s",
+			       s->tests[i].id, "add tests:", s->tests[i].id,
+			       "to the operations that judge it");
+	free(named);
+}
+
+/* "a,b" of an operation's tests. */
+static void print_op_tests(FILE *f, const struct series *s,
+			   const struct guest_op *op, const char *sep)
+{
+	size_t j;
+
+	for (j = 0; j < op->ntests; j++)
+		fprintf(f, "%s%s", j ? sep : "", s->tests[op->tests[j]].id);
+}
+
+/* @v as a YAML double-quoted scalar; it has no control character. */
+static void yaml_quoted(FILE *f, const char *v)
+{
+	putc('"', f);
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			putc('\\', f);
+		putc(*v, f);
+	}
+	putc('"', f);
+}
+
+/*
+ * The runner's program line of @op ("op" record) and the same
+ * operation as a YAML flow mapping ("opyaml" record, for tools that
+ * write a series back out).
+ */
+static void print_op(FILE *f, const struct series *s, const struct guest_op *op)
+{
+	const struct op_kind_info *k = &op_kinds[op->kind];
+	size_t j;
+
+	fprintf(f, "op\t%s\t%s=%s", k->name, k->prog_key, op->arg);
+	if (op->extra)
+		fprintf(f, "\t%s=%s", op->kind == OPK_LOAD ? "params" : "value",
+			op->extra);
+	if (op->ntests) {
+		fprintf(f, "\ttests=");
+		print_op_tests(f, s, op, ",");
+	}
+	if (op->expect)
+		fprintf(f, "\texpect=%s", op->expect);
+	if (op->match)
+		fprintf(f, "\tmatch=%s\tcount=%s", op->match, op->count);
+	if (op->label)
+		fprintf(f, "\tlabel=%s", op->label);
+	fprintf(f, "\nopyaml\t{%s: ", k->name);
+	yaml_quoted(f, op->arg);
+	if (op->extra) {
+		fprintf(f, ", %s: ", op->kind == OPK_LOAD ? "params" : "value");
+		yaml_quoted(f, op->extra);
+	}
+	if (op->nconfig) {
+		fprintf(f, ", config: [");
+		for (j = 0; j < op->nconfig; j++)
+			fprintf(f, "%s%s", j ? ", " : "", op->config[j]);
+		putc(']', f);
+	}
+	if (op->ntests) {
+		fprintf(f, ", tests: [");
+		print_op_tests(f, s, op, ", ");
+		putc(']', f);
+	}
+	if (op->expect)
+		fprintf(f, ", expect: %s", op->expect);
+	if (op->match) {
+		fprintf(f, ", log: {match: ");
+		yaml_quoted(f, op->match);
+		fprintf(f, ", count: ");
+		yaml_quoted(f, op->count);
+		if (op->label) {
+			fprintf(f, ", label: ");
+			yaml_quoted(f, op->label);
+		}
+		putc('}', f);
+	}
+	fprintf(f, "}\n");
+}
+
+/*
+ * What the guest needs besides the program: the test modules dir, the
+ * module files it loads (dracut installs their dependencies) and the
+ * kernel options of its KUnit suites.
+ */
+static void print_guest(FILE *f, const struct series *s)
+{
+	size_t i, j, k;
+
+	if (s->guest_modules)
+		fprintf(f, "guest-modules\t%s\n", s->guest_modules);
+	for (i = 0; i < s->nops; i++) {
+		const struct guest_op *op = &s->ops[i];
+		char *name;
+
+		if (op->kind != OPK_LOAD)
+			continue;
+		for (j = 0; j < i; j++)
+			if (s->ops[j].kind == OPK_LOAD &&
+			    !strcmp(s->ops[j].arg, op->arg))
+				break;
+		if (j < i)
+			continue;
+		name = mod_name(op->arg);
+		fprintf(f, "driver\t%s\n", name);
+		free(name);
+	}
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].kind == OPK_KUNIT)
+			break;
+	if (i < s->nops) {
+		/* The suites run at boot, built in; their results in debugfs. */
+		fprintf(f, "kconfig\tCONFIG_KUNIT=y\nkconfig\tCONFIG_KUNIT_DEBUGFS=y\n"
+			"kconfig\tCONFIG_DEBUG_FS=y\n");
+		for (; i < s->nops; i++)
+			for (k = 0; k < s->ops[i].nconfig; k++)
+				fprintf(f, "kconfig\t%s=y\n", s->ops[i].config[k]);
+	}
+	for (i = 0; i < s->nops; i++)
+		print_op(f, s, &s->ops[i]);
+}
+
 static void check_series(struct series *s, const struct node *root)
 {
 	const struct node *v, *tests;
@@ -1666,6 +2190,9 @@ static void check_series(struct series *s, const struct node *root)
 	key_join(sub, "", "tests", 5);
 	if (tests)
 		check_tests(s, tests, sub);
+	v = lookup(root, "guest");
+	if (v)
+		check_guest(s, v);
 	v = need(root, "", "base", sub);
 	if (v)
 		check_base(s, v);
@@ -1744,6 +2271,7 @@ static void print_series(FILE *f, const struct series *s)
 	for (i = 0; i < s->ntests; i++)
 		fprintf(f, "test\t%s\t%s\n", s->tests[i].id,
 			s->tests[i].claim);
+	print_guest(f, s);
 	for (i = 0; i < s->nprep; i++)
 		fprintf(f, "prep\t%s\n", s->prep[i]);
 	for (i = 0; i < s->npatches; i++) {
@@ -1778,6 +2306,12 @@ static void free_series(struct series *s)
 		free(s->patches[i].expect);
 	}
 	free(s->patches);
+	for (i = 0; i < s->nops; i++) {
+		free(s->ops[i].tests);
+		free(s->ops[i].config);
+	}
+	free(s->ops);
+	free(s->guest_modules);
 	for (i = 0; i < s->ntargets; i++) {
 		free(s->targets[i].config);
 		free(s->targets[i].skips);
@@ -1820,6 +2354,13 @@ static void usage(FILE *f, bool full)
 		"  skip     TARGET STEP ID REASON   (a test TARGET's guest does not run\n"
 		"                                   at that step)\n"
 		"  test     ID  CLAIM               (each declared test, in order)\n"
+		"  guest-modules  /abs/dir          (guest.modules, when given)\n"
+		"  driver   MODULE                  (each module guest.run loads, once)\n"
+		"  kconfig  CONFIG_X=y              (what its KUnit suites need)\n"
+		"  op       KIND  KEY=VALUE...      (each guest.run item, in order: the\n"
+		"                                   guest runner's program line,\n"
+		"                                   test/guest/README)\n"
+		"  opyaml   {...}                   (the same item as a YAML flow mapping)\n"
 		"  prep     /abs/patch              (each base.prep patch, in order)\n"
 		"  patch    N  /abs/patch           (patches numbered from 1)\n"
 		"  accept   N  TYPE  REASON         (after the patch N line)\n"
