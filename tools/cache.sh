@@ -156,7 +156,7 @@ hash_files()
 declare -rA CACHE_EVIDENCE=(
 	[build]="logs/@-build.log logs/@-kconfig.log"
 	[checkpatch]="logs/@-checkpatch.log"
-	[boot]="logs/@-boot.log boot/@/console.log boot/@/results.ktap boot/@/triage.tsv boot/@/hang.raw"
+	[boot]="logs/@-boot.log boot/@/console.log boot/@/results.ktap boot/@/triage.tsv boot/@/hang.raw boot/@/kernel.log"
 	[tests]="boot/@/results.ktap"
 )
 

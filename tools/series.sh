@@ -19,9 +19,13 @@ declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 # TGT_SKIP[target:step:test]: why the target's guest does not run that
 # test at that step.
 declare -A TGT_SKIP=()
+declare -a GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 
 # shellcheck source=tools/target.sh
 source "$TOP/tools/target.sh"
+# hash_to, for the guest's fragment; sourced once (its tables are read-only).
+# shellcheck source=tools/cache.sh
+declare -F hash_to > /dev/null || source "$TOP/tools/cache.sh"
 
 # load_series(): validate series file $1 with tools/bin/series and load
 # all of it; a second call loads another series in place of the first.
@@ -41,6 +45,8 @@ load_series()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 	TGT_SKIP=()
+	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
+	GUEST_MODULES=-
 	SERIES_COVER=
 	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
@@ -66,15 +72,64 @@ load_series()
 			ACCEPT_REASON["$a:$b"]=$c
 			;;
 		expect) EXPECT["$a:$b"]=$c ;;
+		guest-modules) GUEST_MODULES=$a ;;
+		driver) GUEST_DRIVERS+=("$a") ;;
+		kconfig) GUEST_KCONFIG+=("$a") ;;
+		# Fields are never empty: rejoined as the runner's line.
+		op) GUEST_OPS+=("$a${b:+$'\t'$b}${c:+$'\t'$c}${d:+$'\t'$d}${e:+$'\t'$e}") ;;
+		opyaml) GUEST_OPS_YAML+=("$a") ;;
 		esac
 	done <<< "$records"
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-$SERIES_TIMEOUT}
 	((${#TGT_NAMES[@]})) || die "$file: tools/bin/series gave no target (make tools?)"
 	targets_check "$file"
+	guest_check "$file"
 	NSTEPS=$((n + 1))
 	STEP_LABEL[0]=0
 	for ((i = 1; i < NSTEPS; i++)); do
 		STEP_LABEL[i]="$i/$n"
+	done
+}
+
+# guest_check(): a series whose targets boot has a guest program (file
+# $1's guest.run); its KUnit options become a config fragment of their
+# own, GUEST_FRAGMENT, named by its contents (target.sh merges it).
+guest_check()
+{
+	local file=$1; shift
+	local t text
+
+	GUEST_FRAGMENT=
+	if ((!${#GUEST_OPS[@]})); then
+		for t in "${TGT_NAMES[@]}"; do
+			[[ "${TGT_BOOT[$t]}" == yes ]] &&
+				die "$file: target $t boots, but the series has no guest.run: declare what the guest does (test/guest/README), or boot: no"
+		done
+		return 0
+	fi
+	((${#GUEST_KCONFIG[@]})) || return 0
+	printf -v text '%s\n' "# The options of the guest's KUnit suites (series.yaml guest.run)." \
+		"${GUEST_KCONFIG[@]}"
+	hash_to t "$text"
+	GUEST_FRAGMENT=$WORKDIR/kconfig/guest-$t.config
+	[[ -f "$GUEST_FRAGMENT" ]] && return 0
+	if ! mkdir -p "$WORKDIR/kconfig" || ! printf '%s' "$text" > "$GUEST_FRAGMENT.tmp.$$" ||
+	   ! mv "$GUEST_FRAGMENT.tmp.$$" "$GUEST_FRAGMENT"; then
+		die "cannot write $GUEST_FRAGMENT: check WORKDIR=$WORKDIR"
+	fi
+}
+
+# guest_program(): the guest runner's program (test/guest/README): the
+# declared tests, then the operations.
+guest_program()
+{
+	local id op
+
+	for id in "${TEST_IDS[@]}"; do
+		printf 'test\t%s\n' "$id"
+	done
+	for op in "${GUEST_OPS[@]}"; do
+		printf 'op\t%s\n' "$op"
 	done
 }
 
@@ -125,6 +180,13 @@ series_write()
 	for id in "${TEST_IDS[@]}"; do
 		printf '  - id: %s\n    claim: %s\n' "$id" "$(yaml_str "${TEST_CLAIM[$id]}")"
 	done
+	if ((${#GUEST_OPS_YAML[@]})); then
+		printf 'guest:\n'
+		[[ "$GUEST_MODULES" == - ]] ||
+			printf '  modules: %s\n' "$(yaml_str "$GUEST_MODULES")"
+		printf '  run:\n'
+		printf '    - %s\n' "${GUEST_OPS_YAML[@]}"
+	fi
 	printf 'patches:\n'
 	for ((i = 1; i < NSTEPS; i++)); do
 		printf '  - file: %s\n' "$(yaml_str "${STEP_PATCH[i]}")"

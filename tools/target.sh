@@ -131,6 +131,8 @@ target_select()
 	[[ "$v" == - ]] || read -r -a TGT_MAKE <<< "${v//\{cross\}/$CROSS}"
 	TGT_FRAGMENTS=("$CONFIG_FRAGMENT" "$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}")
 	[[ "${TGT_CONFIG[$t]}" == - ]] || TGT_FRAGMENTS+=("${TGT_CONFIG[$t]}")
+	# What the guest's KUnit suites need (series.sh, guest_check).
+	[[ -z "${GUEST_FRAGMENT:-}" ]] || TGT_FRAGMENTS+=("$GUEST_FRAGMENT")
 	OUT=${TGT_OUT[$t]:-}
 	TOOLCHAIN_ID=${TGT_TOOLCHAIN[$t]:-}
 	CFG_ID=${TGT_CFGID[$t]:-}
@@ -225,7 +227,8 @@ build_ids()
 {
 	local t f frag text h
 
-	hash_files_to GUESTMOD_ID "$TOP"/test/guest/modules/*
+	GUESTMOD_ID=-
+	[[ "$GUEST_MODULES" == - ]] || hash_files_to GUESTMOD_ID "$GUEST_MODULES"/*
 	for t in "${TGT_NAMES[@]}"; do
 		target_select "$t"
 		toolchain_id "TGT_TOOLCHAIN[$t]"

@@ -18,7 +18,7 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/faults/warn.yaml" "$T_TOP/test/fixtures/identity/comment.yaml"
 	"$T_TOP/test/fixtures/loader/quoting.yaml")
 
-t_plan $((${#FILES[@]} + 9))
+t_plan $((${#FILES[@]} + 12))
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -46,7 +46,7 @@ t_eq "a target nobody declared is an error naming the declared ones" \
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
-t_eq "a second load replaces the first" "unexport-kallsyms 4 7 -" \
+t_eq "a second load replaces the first" "unexport-kallsyms 4 8 -" \
 	"$SERIES_NAME $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
 
 # An edited series (a patch appended) is written and read back.
@@ -58,5 +58,20 @@ NSTEPS=$((NSTEPS + 1))
 series_write > "$T_TMP/edited.yaml"
 t_rc "an edited series is valid" 0 "$SERIES_BIN" "$T_TMP/edited.yaml"
 t_grep "its new step expects what 3/3 does" '^expect	4	kallsyms-lookup-name	no$' "$T_OUT"
+
+# The guest program: the declared tests, then the operations, one line
+# each, as the runner reads them (test/guest/README).
+load_series "$T_TOP/series.yaml"
+guest_program > "$T_TMP/program"
+t_eq "the guest program: 8 tests, then 14 operations" "8 14" \
+	"$(grep -c '^test	' "$T_TMP/program") $(grep -c '^op	' "$T_TMP/program")"
+t_grep "an operation keeps its tab-separated fields" \
+	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
+	"$T_TMP/program"
+GUEST_OPS_YAML=()
+series_write > "$T_TMP/noguest.yaml"
+t_eq "a booting series without guest.run is an error naming the file and the target" \
+	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run: declare what the guest does (test/guest/README), or boot: no" \
+	"$( (load_series "$T_TMP/noguest.yaml") 2>&1 | sed 's/^[^:]*: error: //')"
 
 t_done

@@ -36,7 +36,17 @@ last_detail()
 	grep '^boot-detail' "$T_OUT" | tail -n 1
 }
 
-t_plan 159
+t_plan 162
+
+# --- the runner's dump of the kernel log: kept apart, not diagnostics ---
+triage "results with a kernel log dump: exit 0" 0 \
+	clean.console dmesg.ktap expect.tsv --dmesg "$T_TMP/kernel.log"
+t_eq "--dmesg writes the log as logged, blank and indented lines too" \
+	"Linux version 6.1.192-bisect (bisect@bisect-check) #1
+  indented: kept as logged
+
+kallsyms_lookup_probe: loading out-of-tree module taints kernel." "$(< "$T_TMP/kernel.log")"
+t_nogrep "the dump is no test's diagnostics" 'indented: kept' "$T_OUT"
 
 # --- clean quiet boot, all tests as declared ---
 triage "clean boot, complete results: exit 0" 0 \

@@ -5,6 +5,7 @@
  * Usage:
  *	triage --console FILE --results FILE --expect FILE
  *	       [--identity FILE] [--timed-out SECONDS] [--only-declared]
+ *	       [--dmesg FILE]
  *
  * --console	raw serial console (ttyS0) of the guest; \r, NULs, ANSI
  *		escapes and a partial last line are tolerated.
@@ -15,6 +16,10 @@
  *		one that the runner was told not to run it (skip).
  *		Lines "# <id>: text" are diagnostics of test <id>; the runner
  *		ends with "# runner: done". A partial last line is ignored.
+ *		Lines "# dmesg: text" are the guest's whole kernel log,
+ *		which the runner dumps at its end; they are no diagnostics.
+ * --dmesg	write the text of those lines to FILE, one a line: the
+ *		boot's full kernel log, kept beside its quiet console.
  * --expect	lines "id<TAB>yes|no|skip"; blank lines and "#" comments are
  *		ignored.
  * --timed-out	the host stopped QEMU after SECONDS: the boot timed out,
@@ -183,7 +188,8 @@ static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s --console FILE --results FILE --expect FILE\n"
-		"       [--identity FILE] [--timed-out SECONDS] [--only-declared]\n",
+		"       [--identity FILE] [--timed-out SECONDS] [--only-declared]\n"
+		"       [--dmesg FILE]\n",
 		prog);
 	exit(TRIAGE_ERROR);
 }
@@ -568,7 +574,10 @@ static void parse_result(struct results *res, char *s, enum actual act)
 	}
 }
 
-static void read_results(const char *path, struct results *res)
+#define DMESG_PREFIX	"# dmesg:"
+
+/* The results of @path into @res; the kernel log lines go to @dmesg. */
+static void read_results(const char *path, struct results *res, FILE *dmesg)
 {
 	struct lines l;
 	size_t i, n;
@@ -578,6 +587,12 @@ static void read_results(const char *path, struct results *res)
 	memset(res, 0, sizeof(*res));
 	for (i = 0; i < l.nr; i++) {
 		s = l.v[i];
+		if (!strncmp(s, DMESG_PREFIX, strlen(DMESG_PREFIX))) {
+			s += strlen(DMESG_PREFIX);
+			if (dmesg)
+				fprintf(dmesg, "%s\n", *s == ' ' ? s + 1 : s);
+			continue;
+		}
 		if (!strncmp(s, "# ", 2)) {
 			if (!strcmp(trim(s + 2), "runner: done")) {
 				res->done = 1;
@@ -823,7 +838,7 @@ static long parse_num(const char *opt, const char *s)
 
 /* What the command line asks. */
 struct opts {
-	const char *console, *results, *expect, *identity;
+	const char *console, *results, *expect, *identity, *dmesg;
 	int only_declared, timed_out_given;
 	long timed_out;
 };
@@ -837,6 +852,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "timed-out",	required_argument, NULL, 't' },
 		{ "only-declared", no_argument,	   NULL, 'o' },
 		{ "identity",	required_argument, NULL, 'i' },
+		{ "dmesg",	required_argument, NULL, 'd' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -863,6 +879,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'i':
 			o->identity = optarg;
+			break;
+		case 'd':
+			o->dmesg = optarg;
 			break;
 		default:
 			bad_usage();
@@ -1549,12 +1568,20 @@ int main(int argc, char **argv)
 	struct results res;
 	struct expect *exp;
 	struct lines con;
+	FILE *dmesg = NULL;
 	struct opts o;
 	size_t nr_exp;
 
 	parse_opts(argc, argv, &o);
 	read_lines(&con, "console", o.console);
-	read_results(o.results, &res);
+	if (o.dmesg) {
+		dmesg = fopen(o.dmesg, "w");
+		if (!dmesg)
+			die("%s: %s", o.dmesg, strerror(errno));
+	}
+	read_results(o.results, &res, dmesg);
+	if (dmesg && fclose(dmesg))
+		die("%s: %s", o.dmesg, strerror(errno));
 	read_expect(o.expect, &exp, &nr_exp, &exp_idx);
 
 	judge_boot(&o, &con, &res, &boot);

@@ -109,13 +109,13 @@ qemu_run()
 	qemu_wait
 }
 
-readonly GUEST_DRIVERS="data_breakpoint kallsyms_lookup_probe kallsyms_each_probe"
-
 # make_initramfs(): the guest's initramfs: a dracut image (runner, module
-# tooling and the test modules, --kver/--kmoddir of the step), made once
-# per dracut version, runner and kernel release and reused, with a small
-# cpio of the step's own modules appended (later cpio entries replace
-# earlier ones when the kernel unpacks them).
+# tooling and the modules the guest program loads, series.sh
+# GUEST_DRIVERS, --kver/--kmoddir of the step), made once per dracut
+# version, runner, kernel release and module list and reused, with a
+# small cpio of the step's own modules and the runner's program
+# (GUEST_PROGRAM) appended (later cpio entries replace earlier ones when
+# the kernel unpacks them).
 make_initramfs()
 {
 	local art=$1; shift
@@ -126,14 +126,14 @@ make_initramfs()
 	kver=$(cat "$art/kernel.release")
 	# dracut copies kmod's tools and their libraries from this host.
 	key=$(hash_of "$(dpkg-query -W -f='${Package}=${Version} ' dracut-core kmod libc6 2>/dev/null)" \
-		"$(sha1sum < "$RUNNER")" "$kver" "$GUEST_DRIVERS")
+		"$(sha1sum < "$RUNNER")" "$kver" "${GUEST_DRIVERS[*]}")
 	base=$WORKDIR/initramfs/base-$key.img
 	if [[ ! -f "$base" ]]; then
 		mkdir -p "$WORKDIR/initramfs"
 		run_logged "$log" dracut --quiet --force --no-hostonly --no-compress \
 			--no-early-microcode --kver "$kver" \
 			--kmoddir "$art/staging/lib/modules/$kver" \
-			--modules kernel-modules --add-drivers "$GUEST_DRIVERS" \
+			--modules kernel-modules --add-drivers "${GUEST_DRIVERS[*]}" \
 			--include "$RUNNER" /bisect/runner \
 			"$base.tmp.$$" || { rm -f "$base.tmp.$$"; return 1; }
 		mv "$base.tmp.$$" "$base"
@@ -146,10 +146,11 @@ make_initramfs()
 	mkdir -p "$ovl/usr/lib/modules"
 	cp -r "$art/staging/lib/modules/$kver" "$ovl/usr/lib/modules/" || return 1
 	rm -f "$ovl/usr/lib/modules/$kver/build" "$ovl/usr/lib/modules/$kver/source"
-	(cd "$ovl" && find usr | LC_ALL=C sort | cpio -o -H newc --quiet \
+	mkdir -p "$ovl/bisect" && printf '%s\n' "$GUEST_PROGRAM" > "$ovl/bisect/program" || return 1
+	(cd "$ovl" && find usr bisect | LC_ALL=C sort | cpio -o -H newc --quiet \
 		--reproducible) > "$img.overlay" 2>> "$log" || return 1
 	cat "$base" "$img.overlay" > "$img" || return 1
-	echo "initramfs: $base + $(stat -c %s "$img.overlay") bytes of step modules" >> "$log"
+	echo "initramfs: $base + $(stat -c %s "$img.overlay") bytes of step modules and program" >> "$log"
 	return 0
 }
 
@@ -263,12 +264,14 @@ boot_setup()
 
 	boot_tools
 	declare -gA QEMU_VERSION=() ACCEL_OF=()
+	# What the runner runs: the series' tests and guest operations.
+	GUEST_PROGRAM=$(guest_program)
 	# The runner and triage with every header they include.
 	hash_files_to h "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
 		"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h" "$TOP/tools/src/hangsym.c" \
 		"$TOP/tools/qemu-watch.sh"
 	hash_to BOOT_ID "$h" \
-		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" \
+		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
 			boot_hang)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)"
@@ -333,8 +336,13 @@ stage_boot_start()
 		return 1
 	fi
 	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
+	# allnoconfig leaves KUnit's suites off by default
+	# (CONFIG_KUNIT_DEFAULT_ENABLED): a guest with suites to read turns
+	# them on.
+	local extra=${skips:+bisect_skip=$skips}
+	((${#GUEST_KCONFIG[@]})) && extra+="${extra:+ }kunit.enable=1"
 	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" \
-		"$log" "${skips:+bisect_skip=$skips}"
+		"$log" "$extra"
 }
 
 # boot_hang(): where the guest of DIR ($1) hung, as the watcher captured
@@ -389,7 +397,7 @@ stage_boot_finish()
 	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
 	"$TOP/tools/bin/triage" --console "$dir/console.log" \
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
-		--identity "$art/identity.tsv" \
+		--identity "$art/identity.tsv" --dmesg "$dir/kernel.log" \
 		"${flags[@]}" > "$dir/triage.tsv" 2>> "$log"
 	trc=$?
 	: > "$detail"
@@ -460,7 +468,11 @@ stage_tests()
 		echo "SKIP on this target: ${ids[$r]}: $r" >> "$detail"
 	done
 	[[ "$status" == ok ]] && ((${#order[@]})) && status=acked
-	[[ "$status" == FAIL ]] && echo "results: $dir/results.ktap" >> "$detail"
+	if [[ "$status" == FAIL ]]; then
+		echo "results: $dir/results.ktap" >> "$detail"
+		# The runner's dump of the kernel log (the console is quiet).
+		[[ -s "$dir/kernel.log" ]] && echo "kernel log: $dir/kernel.log" >> "$detail"
+	fi
 	echo "judged from $dir/triage.tsv" >> "$log"
 	if ((wrong)); then
 		# Results of another kernel say nothing about this step.

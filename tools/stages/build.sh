@@ -49,9 +49,10 @@ kmake_argv()
 	local off=() ident=()
 	[[ "${BUILD_CCACHE_OFF:-}" == 1 ]] && off=(CCACHE_DISABLE=1)
 	[[ -n "${BUILD_IDENT:-}" ]] && ident=(KBUILD_BUILD_VERSION="$BUILD_IDENT")
+	build_dist_args
 	# No depend mode, whatever a system ccache.conf or the environment
 	# says; no sloppiness of the user's either.
-	KMAKE=(env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}"
+	KMAKE=(env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}" "${BUILD_DIST_ARGS[@]}"
 		CCACHE_NODEPEND=1
 		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache-nodepend}"
 		make -C "$WT" O="$OUT" -j"$JOBS"
@@ -62,6 +63,105 @@ kmake_argv()
 		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP"
 		KBUILD_BUILD_USER=bisect
 		KBUILD_BUILD_HOST=bisect-check)
+}
+
+# Distributed compiles: with BUILD_HOSTS="host[:port][/slots] ..." (the
+# host list of distcc(1), given as DISTCC_HOSTS), kmake's compiles run on
+# those hosts. ccache stays in front: what it has is served here, and it
+# runs "distcc gcc ..." for what it has not (CCACHE_PREFIX; ccache 4.7
+# applies it with CCACHE_DISABLE=1 too, so a fresh build dir is
+# distributed as well). distcc preprocesses here and sends the
+# preprocessed text, so the object is the one gcc makes here; a compile
+# whose host refuses, dies or drops it goes to another host, or is done
+# here (DISTCC_FALLBACK, default 1).
+# Nothing of this enters a key, a build dir or an identity: none of
+# these functions is hashed into the build key (build_ids), and PATH,
+# CC and the toolchain stay what they are. Without BUILD_HOSTS, kmake's
+# command is the same as before.
+
+# build_dist_on(): true when the compiles go to BUILD_HOSTS.
+build_dist_on()
+{
+	[[ -n "${BUILD_HOSTS:-}" ]]
+}
+
+# build_dist_init(): with BUILD_HOSTS, once a run: install distcc when
+# missing (tools/deps.sh dist), check that distcc reads the host list,
+# and make JOBS its capacity (distcc -j, the sum of the hosts' slots)
+# unless JOBS was given: one the user gave comes from the environment,
+# lib.sh's default (nproc) is a variable of the shell alone. Dies on a
+# setup error.
+build_dist_init()
+{
+	local jobs
+
+	[[ -n "${BUILD_DIST_READY:-}" ]] && return 0
+	BUILD_DIST_READY=1
+	build_dist_on || return 0
+	path_of distcc || "$TOP/tools/deps.sh" dist ||
+		die "BUILD_HOSTS is set and distcc is missing: install it (apt-get install distcc), or unset BUILD_HOSTS"
+	jobs=$(DISTCC_HOSTS=$BUILD_HOSTS distcc -j 2>&1)
+	[[ "$jobs" =~ ^[1-9][0-9]*$ ]] ||
+		die "BUILD_HOSTS='$BUILD_HOSTS': distcc cannot use it (${jobs//$'\n'/ }): give host[:port][/slots] words, see distcc(1), HOST SPECIFICATIONS"
+	[[ "${JOBS@a}" == *x* ]] || JOBS=$jobs
+	msg "BUILD_HOSTS: compiling on $BUILD_HOSTS through distcc (its capacity: $jobs jobs; make -j$JOBS)"
+}
+
+# build_dist_args(): BUILD_DIST_ARGS = kmake's settings for BUILD_HOSTS,
+# none without it. distcc's client log of the build goes into the build
+# dir, for build_dist_end.
+build_dist_args()
+{
+	BUILD_DIST_ARGS=()
+	build_dist_on || return 0
+	BUILD_DIST_ARGS=(CCACHE_PREFIX=distcc DISTCC_HOSTS="$BUILD_HOSTS"
+		DISTCC_FALLBACK="${DISTCC_FALLBACK:-1}" DISTCC_LOG="$OUT/.bisect-distcc.log")
+}
+
+# build_dist_begin(): a build of $OUT starts: empty its distcc log,
+# unless it holds what the prebuild of this dir compiled, which belongs
+# to this build (build_prebuild).
+build_dist_begin()
+{
+	build_dist_init
+	build_dist_on || return 0
+	[[ -n "${BUILD_PRELOG:-}" && "${BUILD_PRE_OUT:-}" == "$OUT" ]] && return 0
+	: > "$OUT/.bisect-distcc.log"
+}
+
+# build_dist_end(): where the build's compiles ran, from distcc's client
+# log (tools/bin/distlog): BUILD_DIST_NOTE = one line for the cell's
+# summary ("distcc: N compiles on HOST 49%, ..."), and the per-host
+# table appended to the details file $1 and to the build log $2 (kept
+# with a cached cell). The raw log stays in the build dir until the next
+# build of it.
+build_dist_end()
+{
+	local detail=$1; shift
+	local log=$1; shift
+	local dlog=$OUT/.bisect-distcc.log w out
+	local args=() words=()
+
+	BUILD_DIST_NOTE=
+	build_dist_on || return 0
+	# The hosts in their order, also those that took nothing.
+	read -r -a words <<< "$BUILD_HOSTS"
+	for w in "${words[@]}"; do
+		[[ "$w" == [-+]* ]] || args+=(--host "$w")
+	done
+	[[ -f "$dlog" ]] || : > "$dlog"
+	if ! out=$("$TOP/tools/bin/distlog" "${args[@]}" -- "$dlog" 2>&1); then
+		BUILD_DIST_NOTE="distcc: cannot read its log ($out)"
+		echo "$BUILD_DIST_NOTE" >> "$log"
+		return 0
+	fi
+	BUILD_DIST_NOTE="distcc: ${out##*$'\n'summary$'\t'}"
+	{
+		echo "where the compiles ran (distcc, BUILD_HOSTS=$BUILD_HOSTS; log $dlog):"
+		echo "  host compiled failed moved-elsewhere"
+		awk -F'\t' '$1 == "host" || $1 == "total" {
+			print "  " ($1 == "total" ? "total" : $2), $(NF - 2), $(NF - 1), $NF }' <<< "$out"
+	} | tee -a "$log" >> "$detail"
 }
 
 # build_touch_changed(): give a fresh mtime to every file that differs
@@ -125,6 +225,10 @@ build_prebuild()
 	BUILD_PRELOG=$log
 	BUILD_CCACHE_OFF=1
 	build_config "${log%/*}/prebuild-kconfig.log" || return 1
+	# Its compiles count with the build that goes on from it.
+	build_dist_init
+	BUILD_PRE_OUT=$OUT
+	build_dist_on && : > "$OUT/.bisect-distcc.log"
 	kmake_argv
 	local cmd=(setsid setpriv --pdeathsig TERM "${KMAKE[@]}" "${IMAGE##*/}" modules)
 	printf '$' > "$log"
@@ -264,6 +368,7 @@ stage_build()
 	mkdir -p "$OUT" "$art"
 	touch "$OUT"
 	rm -f "$art/identity.tsv"
+	build_dist_begin
 	BUILD_CCACHE_OFF=
 	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1
 	build_touch_changed "$log"
@@ -299,6 +404,7 @@ stage_build()
 				head -n 8 | sed -e "s#$WT/##g" -e 's/^/  /'
 			echo "next: fix the commit; rerun with V=1 to see the whole build"
 		} > "$detail"
+		build_dist_end "$detail" "$log"
 		return "$EXIT_FAIL"
 	fi
 	echo "$head" > "$OUT/.bisect-trees"
@@ -327,28 +433,32 @@ stage_build()
 	cp "$OUT/System.map" "$art/System.map"
 	echo "$kver" > "$art/kernel.release"
 
-	# The guest's test modules, built against this step (M=) in a dir
-	# of the build dir, so that kbuild rebuilds them only when their
-	# sources or the headers they use changed. Missing exports must
-	# still give a module, so the guest can show the refusal.
-	gm=$OUT/.bisect-guestmod
-	build_sync_dir "$TOP/test/guest/modules" "$gm" || {
-		result "$rec" FAIL "cannot copy the guest test modules to $gm"
-		echo "next: check space and permissions of WORKDIR=$WORKDIR" > "$detail"
-		return "$EXIT_FAIL"
-	}
-	if ! run_logged "$log" kmake M="$gm" KBUILD_MODPOST_WARN=1 modules ||
-	   ! run_logged "$log" kmake M="$gm" INSTALL_MOD_PATH="$art/staging" \
-		INSTALL_MOD_DIR=extra modules_install; then
-		result "$rec" FAIL "guest test modules do not build"
-		grep -E 'error' "$log" | tail -n 5 > "$detail"
-		return "$EXIT_FAIL"
+	# The guest's test modules (series.yaml guest.modules), built
+	# against this step (M=) in a dir of the build dir, so that kbuild
+	# rebuilds them only when their sources or the headers they use
+	# changed. Missing exports must still give a module, so the guest
+	# can show the refusal.
+	if [[ "$GUEST_MODULES" != - ]]; then
+		gm=$OUT/.bisect-guestmod
+		build_sync_dir "$GUEST_MODULES" "$gm" || {
+			result "$rec" FAIL "cannot copy the guest test modules to $gm"
+			echo "next: check space and permissions of WORKDIR=$WORKDIR" > "$detail"
+			return "$EXIT_FAIL"
+		}
+		if ! run_logged "$log" kmake M="$gm" KBUILD_MODPOST_WARN=1 modules ||
+		   ! run_logged "$log" kmake M="$gm" INSTALL_MOD_PATH="$art/staging" \
+			INSTALL_MOD_DIR=extra modules_install; then
+			result "$rec" FAIL "guest test modules do not build"
+			grep -E 'error' "$log" | tail -n 5 > "$detail"
+			return "$EXIT_FAIL"
+		fi
 	fi
 
 	if ! build_identity "$art" "$log" > "$detail"; then
 		result "$rec" FAIL "the image is not the kernel built"
 		return "$EXIT_FAIL"
 	fi
+	build_dist_end "$detail" "$log"
 
 	if [[ -n "$new" && "${BUILD_IGNORE_WARNINGS:-0}" != 1 ]]; then
 		result "$rec" FAIL "$(wc -l <<< "$new") new warning(s)"
@@ -360,7 +470,7 @@ stage_build()
 		} > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	result "$rec" ok "$kver #$BUILD_IDENT"
+	result "$rec" ok "$kver #$BUILD_IDENT${BUILD_DIST_NOTE:+, $BUILD_DIST_NOTE}"
 	result_out "$rec" art "$art"
 	return 0
 }
