@@ -8,13 +8,23 @@ SERIES  ?= $(CURDIR)/series.yaml
 ifndef WORKDIR
 WORKDIR := $(shell bash tools/lib.sh --default WORKDIR)
 endif
+# With BUILD_HOSTS, JOBS defaults to the hosts' capacity, which the build
+# asks distcc for (tools/stages/build.sh): passed on only when given.
 ifndef JOBS
+ifndef BUILD_HOSTS
 JOBS    := $(shell bash tools/lib.sh --default JOBS)
+endif
 endif
 V       ?= 0
 KEEP    ?= 0
 FORCE   ?= 0
-export SERIES WORKDIR JOBS V KEEP FORCE
+export SERIES WORKDIR V KEEP FORCE
+ifdef JOBS
+export JOBS
+endif
+ifdef BUILD_HOSTS
+export BUILD_HOSTS
+endif
 
 ifeq ($(V),1)
 Q :=
@@ -26,14 +36,14 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Werror
 BIN     := tools/bin
-HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report $(BIN)/findings $(BIN)/tags $(BIN)/cacheio $(BIN)/hangsym
+HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report $(BIN)/findings $(BIN)/tags $(BIN)/cacheio $(BIN)/hangsym $(BIN)/distlog
 # The guest runner of the host's arch; boot.sh makes the others with the
 # arch's GUEST_CC (tools/arch.tsv) as a target needs them.
 GUEST_PROGS := $(BIN)/guest-runner-x86_64
 GUEST_CC ?= cc
 # The host programs again, with ASan and UBSan, for the host tests.
 SAN_BIN := $(BIN)/san
-SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report $(SAN_BIN)/findings $(SAN_BIN)/tags $(SAN_BIN)/cacheio $(SAN_BIN)/hangsym
+SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report $(SAN_BIN)/findings $(SAN_BIN)/tags $(SAN_BIN)/cacheio $(SAN_BIN)/hangsym $(SAN_BIN)/distlog
 SAN_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 
@@ -47,7 +57,8 @@ help: ## list the targets and variables
 	@echo 'Variables:'
 	@echo '  SERIES=file    series to run (default: series.yaml)'
 	@echo '  WORKDIR=dir    kernel repo, build dirs, caches, runs (default: $(WORKDIR))'
-	@echo '  JOBS=n         parallel build jobs (default: nproc)'
+	@echo '  JOBS=n         parallel build jobs (default: nproc; with BUILD_HOSTS, their capacity)'
+	@echo '  BUILD_HOSTS="host[:port][/slots] ..." compile on these distcc hosts (README, Distributed builds)'
 	@echo '  V=1            show the tools'"'"' own output'
 	@echo '  KEEP=1         keep the throwaway worktree and say where'
 	@echo '  FORCE=1        ignore the result cache'
@@ -91,7 +102,7 @@ deps: ## install every Debian package the targets need
 # check failed, 2 usage or setup error) is said here, and scripts that
 # need it call tools/bisect-check directly (README, "Exit codes").
 bisect-check: tools ## replay the series: apply, checkpatch, build, boot, test; print the matrix
-	$(Q)tools/deps.sh bisect
+	$(Q)tools/deps.sh bisect $(if $(BUILD_HOSTS),dist)
 	$(Q)tools/bisect-check "$(SERIES)" || { rc=$$?; case $$rc in \
 		1) why="a check failed" ;; 2) why="a usage or setup error" ;; \
 		*) why="interrupted or killed" ;; esac; \

@@ -7,6 +7,12 @@
 #   cold-build   one cold build per target of the series' config (fresh
 #                tree from the Debian tarball where bisect-check puts its
 #                worktree, fresh O= dir, no ccache), added up
+#   distcc       the first target's cold build again, on the same tree
+#                and cores, its compiles sent through distcc to two
+#                daemons of this machine (127.0.0.2, 127.0.0.3; one slot a
+#                core between them) the way BUILD_HOSTS sends them: the
+#                overhead of going through distcc (BENCH_DISTCC_GOAL: what
+#                it builds, default the image and the modules)
 #   cold         make bisect-check in an empty WORKDIR (import, worktree,
 #                every build, every boot)
 #   warm         the same again, nothing changed
@@ -18,7 +24,7 @@
 #                each added step
 #
 # Goals: warm < 1 s, edit-3/3 <= 10 s per target, cold <= 1.15 x
-# cold-build, naive / warm >= 3. Uses its own WORKDIR (BENCH_DIR, default
+# cold-build, naive / warm >= 3, distcc <= 1.10 x cold-build of its target. Uses its own WORKDIR (BENCH_DIR, default
 # $WORKDIR/bench), leaving the user's untouched. BENCH_CASES picks cases.
 
 # The cases are called through timed().
@@ -33,9 +39,10 @@ source "$TOP/tools/cache.sh"
 source "$TOP/tools/series.sh"
 
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
-CASES=${BENCH_CASES:-cold-build cold warm edit-3/3 long naive}
+CASES=${BENCH_CASES:-cold-build distcc cold warm edit-3/3 long naive}
 BENCH_LONG=${BENCH_LONG:-12}
 declare -A SECS=()
+BENCH_DPIDS=()
 
 # timed(): run a command, store its wall time in SECS[$1]; fail with it.
 timed()
@@ -74,6 +81,79 @@ cold_build()
 			> "$out/build.log" 2>&1 || return 1
 		SECS[cold-build:$t]=$(( ($(now_ms) - t0) / 100 ))
 	done
+}
+
+# bench_daemons_stop(): end the distccd daemons of the distcc case and
+# all they run.
+bench_daemons_stop()
+{
+	local pid
+	for pid in "${BENCH_DPIDS[@]}"; do
+		kill_tree TERM "$pid"
+		wait "$pid" 2>/dev/null
+	done
+	BENCH_DPIDS=()
+	return 0
+}
+
+# distcc_build(): the cold build of the first target of cold_build, its
+# compiles through distcc (SECS of distcc:TARGET; DISTCC_NOTE, where they
+# ran). The daemons listen on loopback addresses only, for this
+# machine's clients only, and stop with the case (and on exit).
+distcc_build()
+{
+	local src=$COLD_SRC out=$BENCH_DIR/distcc-out dd=$BENCH_DIR/distcc
+	local t=${TGT_NAMES[0]} slots port a hosts=() t0 rc i dtmp
+	local goal=()
+
+	read -r -a goal <<< "${BENCH_DISTCC_GOAL:-}"
+
+	"$TOP/tools/deps.sh" dist || return 1
+	if [[ ! -f "$src/Makefile" ]]; then
+		mkdir -p "$src" &&
+			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
+	fi
+	target_select "$t"
+	((${#goal[@]})) || goal=("${IMAGE##*/}" modules)
+	rm -rf "$out" "$dd"
+	mkdir -p "$out" "$dd/state" || return 1
+	# As many slots as cores, between the two: the parallelism of
+	# cold-build (make -jJOBS), so that only the way differs.
+	slots=$((($(nproc) + 1) / 2))
+	port=$((36000 + $$ % 1000))
+	# The daemons' work files, theirs to write (as root they run as
+	# distccd, who cannot enter WORKDIR), which a killed one leaves.
+	dtmp=$(mktemp -d /tmp/bench-distccd.XXXXXX) && chmod 1777 "$dtmp" || return 1
+	defer rm -rf "$dtmp"
+	defer bench_daemons_stop
+	for a in 127.0.0.2 127.0.0.3; do
+		setsid env TMPDIR="$dtmp" distccd --no-detach --daemon --log-stderr \
+			--log-level info --listen "$a" --port "$port" \
+			--allow 127.0.0.0/8 --jobs "$slots" < /dev/null 2>> "$dd/distccd-$a.log" &
+		BENCH_DPIDS+=($!)
+		hosts+=("$a:$port/$slots")
+	done
+	for ((i = 0; i < 50; i++)); do
+		(($(cat "$dd"/distccd-*.log | grep -c 'listening on') == 2)) && break
+		sleep 0.1
+	done
+	((i < 50)) || { bench_daemons_stop; echo "distccd does not start (see $dd)" >&2; return 1; }
+	(cd "$src" && env ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="$TGT_CC" "${TGT_MAKE[@]}" \
+		scripts/kconfig/merge_config.sh -n -O "$out" "${TGT_FRAGMENTS[@]}" \
+		> "$out/merge.log" 2>&1) || { bench_daemons_stop; return 1; }
+	t0=$(now_ms)
+	env CCACHE_DISABLE=1 CCACHE_PREFIX=distcc CCACHE_DIR="$dd/ccache" \
+		DISTCC_HOSTS="${hosts[*]}" DISTCC_DIR="$dd/state" DISTCC_LOG="$dd/client.log" \
+		DISTCC_FALLBACK=1 \
+		make -C "$src" O="$out" -j"$JOBS" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		CC="ccache $TGT_CC" "${TGT_MAKE[@]}" LOCALVERSION= "${goal[@]}" \
+		> "$out/build.log" 2>&1
+	rc=$?
+	SECS[distcc:$t]=$((($(now_ms) - t0) / 100))
+	bench_daemons_stop
+	DISTCC_NOTE=$("$TOP/tools/bin/distlog" --host "${hosts[0]}" --host "${hosts[1]}" \
+		"$dd/client.log" | sed -n 's/^summary\t//p')
+	return "$rc"
 }
 
 # run_check(): bisect-check in the bench WORKDIR.
@@ -159,7 +239,7 @@ report()
 	local c v t
 	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series $SERIES_NAME v$SERIES_VERSION"
 	printf '%-12s %10s   %s\n' case seconds note
-	for c in cold-build cold warm edit-3/3 long naive; do
+	for c in cold-build distcc cold warm edit-3/3 long naive; do
 		v=${SECS[$c]:-}
 		[[ -n "$v" ]] || continue
 		printf '%-12s %10s   ' "$c" "$(awk -v d="$v" 'BEGIN { printf "%.1f", d / 10 }')"
@@ -168,6 +248,8 @@ report()
 				printf '%s %s s  ' "$t" "$(awk -v d="${SECS[cold-build:$t]:-0}" 'BEGIN { printf "%.1f", d / 10 }')"
 			done
 			echo ;;
+		distcc) t=${TGT_NAMES[0]}
+			echo "$t through two local daemons: $(awk -v d="${SECS[distcc:$t]:-0}" 'BEGIN { printf "%.1f", d / 10 }') s, / cold-build $t = $(ratio "${SECS[distcc:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.10); distcc: ${DISTCC_NOTE:-?}" ;;
 		cold) echo "cold / cold-build = $(ratio "$v" "${SECS[cold-build]:-0}") (goal <= 1.15)" ;;
 		warm) echo "goal < 1 s" ;;
 		edit-3/3) echo "${#TGT_NAMES[@]} target(s) (goal <= 10 s per target)" ;;
@@ -187,13 +269,18 @@ report()
 main()
 {
 	load_series "$SERIES"
+	# The distcc case's daemons stop on exit, error and Ctrl-C too.
+	defer_init
 	mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
 	command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 	# Setup, not timed: leftovers of an earlier bench.
 	COLD_SRC=$(wt_root "$BENCH_DIR/wd")/cold-src
 	wt_root_make "$COLD_SRC" || die "cannot create $(dirname "$COLD_SRC")"
+	defer wt_root_drop "$COLD_SRC" "$BENCH_DIR/wd"
+	defer rm -rf "$COLD_SRC"
 	rm -rf "$COLD_SRC" "$BENCH_DIR/cold-out"
 	[[ " $CASES " == *" cold-build "* ]] && { timed cold-build cold_build || die "cold build failed (see $BENCH_DIR/cold-out/build.log)"; }
+	[[ " $CASES " == *" distcc "* ]] && { timed distcc distcc_build || die "distcc build failed (see $BENCH_DIR/distcc-out/build.log, $BENCH_DIR/distcc)"; }
 	rm -rf "$COLD_SRC"
 	if [[ " $CASES " == *" cold "* ]]; then
 		rm -rf "$BENCH_DIR/wd"

@@ -4,7 +4,8 @@
 # deps.sh - install the Debian packages a target needs, when missing.
 # Idempotent: says what it installs, and installs nothing when all is there.
 #
-# Usage: tools/deps.sh GROUP|pkg:NAME...   (groups: tools, bisect, lint, send)
+# Usage: tools/deps.sh GROUP|pkg:NAME...   (groups: tools, bisect, lint, send,
+# dist: the distributed build client, only with BUILD_HOSTS)
 
 PROG=deps
 # shellcheck source=tools/lib.sh
@@ -15,6 +16,7 @@ declare -A GROUP=(
 	[bisect]="build-essential flex bison bc libelf-dev libssl-dev ccache cpio kmod rsync xz-utils perl codespell python3 qemu-system-x86 dracut-core git"
 	[lint]="shellcheck linux-source-6.1"
 	[send]="b4 git python3-aiosmtpd"
+	[dist]="distcc"
 )
 
 # missing(): print the packages of the named groups that are not
