@@ -20,6 +20,7 @@ declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 # test at that step.
 declare -A TGT_SKIP=()
 declare -a GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
+declare -a GUEST_TEST_IDS=()
 
 # shellcheck source=tools/target.sh
 source "$TOP/tools/target.sh"
@@ -84,6 +85,9 @@ load_series()
 	((${#TGT_NAMES[@]})) || die "$file: tools/bin/series gave no target (make tools?)"
 	targets_check "$file"
 	guest_check "$file"
+	# The runner's program declares every test its operations name,
+	# whatever a tool later asks about (bisect-run narrows TEST_IDS).
+	GUEST_TEST_IDS=("${TEST_IDS[@]}")
 	NSTEPS=$((n + 1))
 	STEP_LABEL[0]=0
 	for ((i = 1; i < NSTEPS; i++)); do
@@ -125,7 +129,7 @@ guest_program()
 {
 	local id op
 
-	for id in "${TEST_IDS[@]}"; do
+	for id in "${GUEST_TEST_IDS[@]}"; do
 		printf 'test\t%s\n' "$id"
 	done
 	for op in "${GUEST_OPS[@]}"; do
