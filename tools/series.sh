@@ -117,10 +117,12 @@ guest_check()
 	hash_to t "$text"
 	GUEST_FRAGMENT=$WORKDIR/kconfig/guest-$t.config
 	[[ -f "$GUEST_FRAGMENT" ]] && return 0
-	if ! mkdir -p "$WORKDIR/kconfig" || ! printf '%s' "$text" > "$GUEST_FRAGMENT.tmp.$$" ||
-	   ! mv "$GUEST_FRAGMENT.tmp.$$" "$GUEST_FRAGMENT"; then
-		die "cannot write $GUEST_FRAGMENT: check WORKDIR=$WORKDIR"
-	fi
+	# A WORKDIR that cannot take it is reported by the caller's own
+	# check of WORKDIR, which says what to do; no build runs without.
+	{ mkdir -p "$WORKDIR/kconfig" && printf '%s' "$text" > "$GUEST_FRAGMENT.tmp.$$" &&
+		mv "$GUEST_FRAGMENT.tmp.$$" "$GUEST_FRAGMENT"; } 2> /dev/null ||
+		rm -f "$GUEST_FRAGMENT.tmp.$$" 2> /dev/null
+	return 0
 }
 
 # guest_program(): the guest runner's program (test/guest/README): the
