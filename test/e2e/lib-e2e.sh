@@ -128,3 +128,17 @@ e2e_authorship()
 		t_eq "authorship of patch $n kept ($(basename "$file"))" "$want" "$got"
 	done < <("$T_BIN/series" "$series")
 }
+
+# e2e_worktrees_left(): the worktrees bisect-check of this WORKDIR makes
+# (its own, and the .reg one it adopts the import through) that are
+# still registered. Other worktrees of the kernel repository are not
+# ours to judge: a concurrent test may have its own.
+e2e_worktrees_left()
+{
+	local wt
+	wt=$(wt_root "$E2E_WORKDIR")/worktree
+
+	git --git-dir="$E2E_WORKDIR/kernel.git" worktree list --porcelain |
+		sed -n 's/^worktree //p' | grep -Fx -e "$wt" -e "$wt.reg"
+	return 0
+}

@@ -55,8 +55,7 @@ E2E_TARGET=x86_64-gcc
 
 e2e_authorship "$SERIES" "bisect/unexport-kallsyms-v1/v1"
 t_nogrep "no QEMU left running" . <(pgrep -a -f '^qemu-system' || true)
-t_eq "no worktree left registered" "" \
-	"$(git --git-dir="$WORKDIR/kernel.git" worktree list --porcelain | grep '^worktree ' | grep -v '/kernel.git$')"
+t_eq "no worktree of the run left registered" "" "$(e2e_worktrees_left)"
 
 # A check that cannot fail is a defect: flip 1/3's read claim.
 flipped=$T_TMP/v1-flipped.yaml

@@ -71,7 +71,6 @@ t_eq "rerun: every cell that does work is cached (skips are no work)" "0" \
 	"$(awk -F'\t' '$4 != "skip" && $4 !~ /^cached-/' "$E2E_RUN/cells.tsv" | wc -l)"
 t_nogrep "rerun: no worktree was made" 'worktree:' "$T_TMP/run.err"
 t_nogrep "no QEMU left running" . <(pgrep -a -f '^qemu-system' || true)
-t_eq "no worktree left registered" "" \
-	"$(git --git-dir="$WORKDIR/kernel.git" worktree list --porcelain | grep '^worktree ' | grep -v '/kernel.git$')"
+t_eq "no worktree of the run left registered" "" "$(e2e_worktrees_left)"
 
 t_done
