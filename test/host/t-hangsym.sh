@@ -36,7 +36,7 @@ parse()
 	t_rc "$1" "$2" "$HANGSYM" --parse "$4" --arch "$3" --system-map "$5"
 }
 
-t_plan 78
+t_plan 84
 
 # --- the real captures ---
 while read -r arch case rc; do
@@ -187,6 +187,41 @@ t_grep "module code, called from its caller" \
 made ffffffffc0001010 0000000000000010
 parse "a PC in a module, no kernel frame: exit 1" 1 x86_64 "$T_TMP/made.raw" "$MAP"
 t_grep "no caller: outside" "^title${TAB}hang outside the kernel \\(pc ffffffffc0001010\\)\$" "$T_OUT"
+
+# --- several CPUs: the report is about the busiest ---
+# made_smp(): CPU 0 idles in default_idle (its stack: helper), CPU 1 is
+# at RIP=$1 with the stack words $2... (each CPU its own stack).
+made_smp()
+{
+	local rip=$1; shift
+	{
+		printf 'QEMU 7.2.22 monitor\r\n(qemu) info registers -a\r\n'
+		printf '\r\nCPU#0\r\nRAX=0 RSP=ffff888000001000\r\n'
+		printf 'RIP=ffffffff81000410 RFL=00000246 HLT=1\r\n'
+		printf '\r\nCPU#1\r\nRAX=0 RSP=ffff888000009000\r\nRIP=%s RFL=00000283\r\n' "$rip"
+		printf '(qemu) x/32gx 0xffff888000001000\r\n'
+		printf 'ffff888000001000: 0xffffffff81000310 0x0000000000000000\r\n'
+		printf '(qemu) x/32gx 0xffff888000009000\r\n'
+		while (($# > 0)); do
+			printf 'ffff888000009000: 0x%s 0x%s\r\n' "$1" "${2:-0000000000000000}"
+			shift 2 || shift
+		done
+		printf '(qemu) '
+	} > "$T_TMP/made.raw"
+}
+made_smp ffffffffc0001010 0000000000000010 ffffffff81000210
+parse "two CPUs, one in a module: exit 0" 0 x86_64 "$T_TMP/made.raw" "$MAP"
+t_eq "the module's CPU, its own stack, said which" \
+	"cpu${TAB}1${TAB}2|pc${TAB}ffffffffc0001010${TAB}-|frame${TAB}ffffffff81000210${TAB}panic+0x10/0x100|title${TAB}hang in module code called from panic" \
+	"$(paste -sd '|' "$T_OUT")"
+made_smp 0000000000401000
+parse "two CPUs, one in user space: exit 1" 1 x86_64 "$T_TMP/made.raw" "$MAP"
+t_grep "user space before an idle CPU" "^title${TAB}hang outside the kernel \\(pc 0000000000401000\\)\$" "$T_OUT"
+made_smp ffffffff81000104
+parse "two CPUs, both spinning: exit 0" 0 x86_64 "$T_TMP/made.raw" "$MAP"
+t_eq "equals: the first CPU, with its own frames" \
+	"cpu${TAB}0${TAB}2|title${TAB}hang in helper (spinning in default_idle)" \
+	"$(grep -E '^(cpu|title)' "$T_OUT" | paste -sd '|')"
 
 # --- bad inputs ---
 t_rc "no arguments: usage, exit 2" 2 "$HANGSYM"
@@ -346,7 +381,7 @@ for arch in x86_64 arm64; do
 		"$(cat "$T_TMP/$arch-panic.out")" "$(cat "$T_OUT")"
 	sp=$(tr -d '\r' < "$FIX/$arch-panic.raw" | grep -Eo '(^| )R?SP=[0-9a-f]+' | head -n 1)
 	t_eq "replayed $arch monitor: registers, the stack at SP, the CPUs" \
-		"info registers|x/32gx 0x${sp#*=}|info cpus" "$(paste -sd '|' "$T_TMP/cmds")"
+		"info registers -a|x/32gx 0x${sp#*=}|info cpus" "$(paste -sd '|' "$T_TMP/cmds")"
 	t_eq "replayed $arch monitor: --raw is what it sent, byte for byte" ok \
 		"$(cmp -s "$T_TMP/got.raw" "$FIX/$arch-panic.raw" && echo ok)"
 	stop_servers
@@ -382,14 +417,14 @@ rm -f "$SOCK"
 serve prompt "$SOCK"
 monitor "a prompt, then silence: exit 2" 2 "$SOCK" --arch x86_64 --system-map "$MAP" \
 	--timeout-ms 300 --raw "$T_TMP/prompt.raw"
-t_grep "the command named" "no answer to info registers within 300 ms" "$T_OUT"
+t_grep "the command named" "no answer to info registers -a within 300 ms" "$T_OUT"
 t_grep "--raw keeps what came" '^\(qemu\) $' "$T_TMP/prompt.raw"
 stop_servers
 
 rm -f "$SOCK"
 serve close "$SOCK"
 monitor "a monitor that hangs up: exit 2" 2 "$SOCK" --arch x86_64 --system-map "$MAP"
-t_grep "said" "info registers: the monitor closed the connection" "$T_OUT"
+t_grep "said" "info registers -a: the monitor closed the connection" "$T_OUT"
 stop_servers
 
 rm -f "$SOCK"

@@ -9,13 +9,14 @@
  *
  * --monitor	a QEMU HMP monitor on a unix socket (QEMU started with
  *		-monitor unix:PATH,server=on,wait=off). hangsym waits for
- *		its "(qemu) " prompt and sends "info registers", then
- *		"x/32gx 0x<SP>" with the stack pointer that printed (QEMU
- *		7.2's HMP knows no $rsp on x86_64 and no $sp on arm64),
- *		then "info cpus". Every wait, the connection's and each
- *		command's, is bounded by --timeout-ms (default 2000); a dead,
- *		silent or closing monitor is an error. "info cpus" is
- *		optional: its failure is only a warning.
+ *		its "(qemu) " prompt and sends "info registers -a" (every
+ *		CPU, each under a "CPU#N" line), then "x/32gx 0x<SP>" with
+ *		each CPU's stack pointer that printed (QEMU 7.2's HMP knows
+ *		no $rsp on x86_64 and no $sp on arm64), then "info cpus".
+ *		Every wait, the connection's and each command's, is
+ *		bounded by --timeout-ms (default 2000); a dead, silent or
+ *		closing monitor is an error. "info cpus" is optional: its
+ *		failure is only a warning.
  * --raw	save the monitor's whole output, as it came (echoes, escape
  *		sequences and all), also when the capture failed.
  * --parse	symbolise such a saved transcript instead.
@@ -27,12 +28,20 @@
  *		a local one, then the first listed. Kernel text is
  *		[_text or _stext, _etext) and [_sinittext, _einittext).
  *
- * The transcript gives the first CPU's PC (x86_64 "RIP=", arm64 "PC="),
- * its stack pointer and on arm64 its link register (X30), and the words
- * of every memory dump ("addr: 0x... 0x..."). Escape sequences, \r and
- * other control characters are dropped first.
+ * The transcript gives each CPU's PC (x86_64 "RIP=", arm64 "PC="), its
+ * stack pointer and on arm64 its link register (X30): the lines after a
+ * "CPU#N" line are CPU N's (before any, CPU 0's; at most 16 CPUs). The
+ * words of a memory dump ("addr: 0x... 0x...") are those of the CPU
+ * whose stack the address is in (SP to SP + 32 words). Escape
+ * sequences, \r and other control characters are dropped first.
+ *
+ * The report is about one CPU, the busiest: the first whose PC is in a
+ * function of kernel text that is no spinner, or in module code; else
+ * the first in user space; else the first that printed a PC. A guest
+ * with several CPUs hangs in one while the others idle.
  *
  * Output (stdout, tab separated):
+ *	cpu	<N>	<CPUs>	the CPU reported on, when there are several
  *	pc	<address>	<sym+0xoff/0xsize, or - outside kernel text>
  *	frame	<address>	<sym+0xoff/0xsize>		(0..8 lines)
  *	title	hang in <sym> [(spinning in <sym>)]
@@ -76,6 +85,7 @@
 #define TIMEOUT_MS	2000		/* default bound of each wait */
 #define TIMEOUT_MAX	600000
 #define CMD_MAX		64		/* bytes of one monitor command */
+#define CPUS_MAX	16		/* CPUs read from a transcript */
 #define PROMPT		"(qemu) "
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -128,11 +138,19 @@ struct symtab {
 	unsigned long long text, stext, etext, sinittext, einittext;	/* 0: none */
 };
 
-struct capture {
+/* One CPU of a transcript: its registers and the stack words at its SP. */
+struct cpu {
 	unsigned long long pc, sp, lr;
 	int has_pc, has_sp, has_lr;
 	unsigned long long word[WORDS_MAX];
 	size_t nr_words;
+};
+
+struct capture {
+	struct cpu cpu[CPUS_MAX];
+	size_t nr_cpus;		/* 1 + the highest CPU with registers */
+	size_t at;		/* the CPU the lines being read are of */
+	size_t pick;		/* the CPU the report is about */
 };
 
 struct opts {
@@ -388,15 +406,50 @@ static int reg_value(const char *s, const char *key, unsigned long long *val)
 	return 0;
 }
 
+/* A "CPU#N" line: the lines after it are CPU N's (none past CPUS_MAX). */
+static int parse_cpu_line(struct capture *c, const char *s)
+{
+	unsigned long n = 0;
+	const char *d;
+
+	if (strncmp(s, "CPU#", 4))
+		return 0;
+	for (d = s + 4; *d >= '0' && *d <= '9' && n <= CPUS_MAX; d++)
+		n = n * 10 + (unsigned long)(*d - '0');
+	if (d == s + 4 || *d)
+		return 0;
+	c->at = n < CPUS_MAX ? n : CPUS_MAX;
+	return 1;
+}
+
 static void parse_regs(struct capture *c, const struct arch *ar,
 		       const char *s)
 {
-	if (!c->has_pc)
-		c->has_pc = reg_value(s, ar->pc, &c->pc);
-	if (!c->has_sp)
-		c->has_sp = reg_value(s, ar->sp, &c->sp);
-	if (ar->lr && !c->has_lr)
-		c->has_lr = reg_value(s, ar->lr, &c->lr);
+	struct cpu *p;
+
+	if (c->at >= CPUS_MAX)
+		return;
+	p = &c->cpu[c->at];
+	if (!p->has_pc)
+		p->has_pc = reg_value(s, ar->pc, &p->pc);
+	if (!p->has_sp)
+		p->has_sp = reg_value(s, ar->sp, &p->sp);
+	if (ar->lr && !p->has_lr)
+		p->has_lr = reg_value(s, ar->lr, &p->lr);
+	if (p->has_pc && c->at >= c->nr_cpus)
+		c->nr_cpus = c->at + 1;
+}
+
+/* The CPU whose stack @a is in, or NULL. */
+static struct cpu *stack_of(struct capture *c, unsigned long long a)
+{
+	size_t i;
+
+	for (i = 0; i < CPUS_MAX; i++)
+		if (c->cpu[i].has_sp && a >= c->cpu[i].sp &&
+		    a - c->cpu[i].sp < STACK_WORDS * 8ULL)
+			return &c->cpu[i];
+	return NULL;
 }
 
 /* A memory dump line, "address: 0xword 0xword". */
@@ -404,9 +457,13 @@ static void parse_dump(struct capture *c, const char *s)
 {
 	unsigned long long a, w[2];
 	size_t n, nr = 0;
+	struct cpu *p;
 
 	n = parse_hex(s, &a);
 	if (!n || s[n] != ':')
+		return;
+	p = stack_of(c, a);
+	if (!p)
 		return;
 	for (s += n + 1; *s; s += n) {
 		if (strncmp(s, " 0x", 3) || nr == ARRAY_SIZE(w))
@@ -417,8 +474,8 @@ static void parse_dump(struct capture *c, const char *s)
 			return;
 		nr++;
 	}
-	for (n = 0; n < nr && c->nr_words < WORDS_MAX; n++)
-		c->word[c->nr_words++] = w[n];
+	for (n = 0; n < nr && p->nr_words < WORDS_MAX; n++)
+		p->word[p->nr_words++] = w[n];
 }
 
 /* The registers and stack words of a transcript (@len bytes). */
@@ -436,7 +493,8 @@ static void parse_capture(struct capture *c, const struct arch *ar,
 			nl = copy + len;
 		*nl = '\0';
 		clean_line(s);
-		parse_regs(c, ar, s);
+		if (!parse_cpu_line(c, s))
+			parse_regs(c, ar, s);
 		parse_dump(c, s);
 	}
 	free(copy);
@@ -493,7 +551,7 @@ static int is_return(const struct symtab *st, unsigned long long a)
 }
 
 /* The candidate return addresses: the link register, then the stack. */
-static size_t frames_of(const struct symtab *st, const struct capture *c,
+static size_t frames_of(const struct symtab *st, const struct cpu *c,
 			unsigned long long *f)
 {
 	size_t i, j, n = 0;
@@ -516,15 +574,53 @@ static size_t frames_of(const struct symtab *st, const struct capture *c,
 /* Where both arches map the kernel and its modules: the upper half. */
 #define KERNEL_HALF	0xffff000000000000ULL
 
-static int report(const struct symtab *st, const struct capture *c,
+/*
+ * How busy a CPU looks: 3 in a kernel function or module, 2 in user
+ * space, 1 in a spinner, 0 no PC.
+ */
+static int cpu_rank(const struct symtab *st, const struct cpu *p)
+{
+	const struct sym *y;
+	unsigned long long size;
+
+	if (!p->has_pc)
+		return 0;
+	if (!in_text(st, p->pc))
+		return p->pc >= KERNEL_HALF ? 3 : 2;
+	y = map_find(st, p->pc, &size);
+	return y && !is_spinner(y->name) ? 3 : 1;
+}
+
+/* The busiest CPU (the first of equals); the first one without PCs. */
+static size_t pick_cpu(const struct symtab *st, const struct capture *c)
+{
+	size_t i, best = 0;
+	int r, top = -1;
+
+	for (i = 0; i < c->nr_cpus; i++) {
+		r = cpu_rank(st, &c->cpu[i]);
+		if (r > top) {
+			top = r;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static int report(const struct symtab *st, struct capture *cap,
 		  const char *what)
 {
 	const struct sym *pc, *y, *caller = NULL;
 	unsigned long long f[FRAMES_MAX];
+	const struct cpu *c;
 	size_t i, n;
 
+	cap->pick = pick_cpu(st, cap);
+	c = &cap->cpu[cap->pick];
 	if (!c->has_pc)
 		die("%s: no PC in the monitor's output", what);
+	if (cap->nr_cpus > 1)
+		printf("cpu\t%zu\t%zu\n", cap->pick, cap->nr_cpus);
 	pc = put_addr(st, "pc", c->pc);
 	n = frames_of(st, c, f);
 	for (i = 0; i < n; i++) {
@@ -684,15 +780,18 @@ static int mon_connect(struct mon *m, const char *path)
 /* The whole capture: prompt, registers, stack, CPUs. */
 static int mon_capture(struct mon *m, const struct opts *o)
 {
-	struct capture c;
+	static struct capture c;
 	char cmd[CMD_MAX];
+	size_t i;
 
 	if (mon_connect(m, o->monitor) < 0 ||
-	    mon_cmd(m, "info registers") < 0)
+	    mon_cmd(m, "info registers -a") < 0)
 		return -1;
 	parse_capture(&c, o->arch, m->buf, m->len);
-	if (c.has_sp) {
-		snprintf(cmd, sizeof(cmd), "x/%dgx 0x%llx", STACK_WORDS, c.sp);
+	for (i = 0; i < c.nr_cpus; i++) {
+		if (!c.cpu[i].has_sp)
+			continue;
+		snprintf(cmd, sizeof(cmd), "x/%dgx 0x%llx", STACK_WORDS, c.cpu[i].sp);
 		if (mon_cmd(m, cmd) < 0)
 			return -1;
 	}
@@ -712,7 +811,7 @@ static void save_raw(const char *path, const char *buf, size_t len)
 static int run_monitor(const struct symtab *st, const struct opts *o)
 {
 	struct mon m = { .fd = -1, .timeout_ms = o->timeout_ms };
-	struct capture c;
+	static struct capture c;
 	int rc;
 
 	rc = mon_capture(&m, o);
@@ -729,7 +828,7 @@ static int run_monitor(const struct symtab *st, const struct opts *o)
 
 static int run_parse(const struct symtab *st, const struct opts *o)
 {
-	struct capture c;
+	static struct capture c;
 	size_t len;
 	char *buf;
 	FILE *f;

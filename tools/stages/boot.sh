@@ -354,18 +354,19 @@ boot_hang()
 {
 	local dir=$1; shift
 	local detail=$1; shift
-	local kind a b
+	local kind a b on=
 
 	HANG_TITLE=
 	[[ -s "$dir/hang.tsv" ]] || return 1
 	while IFS=$'\t' read -r kind a b; do
 		case $kind in
 		title) HANG_TITLE=$a ;;
+		cpu) on=" on CPU $a of $b (the busiest)" ;;
 		pc)
 			if [[ "$b" == - ]]; then
-				echo "stuck at $a, outside vmlinux (a module's code)" >> "$detail"
+				echo "stuck at $a$on, outside vmlinux (a module's code)" >> "$detail"
 			else
-				echo "stuck at $b ($a)" >> "$detail"
+				echo "stuck at $b ($a)$on" >> "$detail"
 			fi
 			;;
 		frame) echo "  called from $b ($a)" >> "$detail" ;;
