@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 213
+t_plan 240
 
 # ---- valid series ----
 
@@ -122,7 +122,7 @@ t_grep "guest: values kept as written in the runner's line" \
 
 fails guest-bad 14
 has_error guest-bad 17 5 guest.run "test 'lonely' is named by no operation: add tests: \[lonely\] "
-has_error guest-bad 17 7 "guest.run[0]" "no operation: give one of load, unload, write, read, kunit$"
+has_error guest-bad 17 7 "guest.run[0]" "no operation: give one of load, unload, write, read, kunit, exec$"
 has_error guest-bad 18 7 "guest.run[1]" "one operation per item: 'load' and 'unload' both given$"
 has_error guest-bad 19 37 "guest.run[2].colour" "unknown key 'colour' \(allowed: load, params, tests, expect, log\)$"
 has_error guest-bad 20 14 "guest.run[3].load" "'a\.o' must be a module file, NAME\.ko$"
@@ -138,6 +138,46 @@ has_error guest-bad 29 35 "guest.run[12].log" "unknown key 'log' \(allowed: kuni
 
 fails guest-reserved 1
 has_error guest-reserved 9 10 "tests[0].id" "'dmesg' is the runner's own name in its output: choose another id$"
+
+# ---- guest programs (exec) ----
+
+run_in "$FIX" guest-exec.yaml
+t_eq "guest-exec: exit 0, records match guest-exec.golden" \
+	"0 $(< "$FIX/guest-exec.golden")" "$RC $(golden "$FIX_REAL")"
+t_eq "guest-exec: nothing on stderr" "" "$(< "$ERR")"
+t_eq "guest-exec: guest.programs as an absolute directory" \
+	"$FIX_REAL/programs" "$(sed -n 's/^guest-programs\t//p' "$OUT")"
+t_eq "guest-exec: each program run once, in the order first run" \
+	"probe ktap_cases" "$(sed -n 's/^program\t//p' "$OUT" | xargs)"
+t_grep "guest-exec: the program's path in the guest, its args as written" \
+	'^op	exec	path=/bisect/bin/probe	args=--mode "fast"  -n 3 \\x	tests=runs	expect=ok$' "$OUT"
+t_grep "guest-exec: a program run again, without args" \
+	'^op	exec	path=/bisect/bin/probe	tests=runs,cases	expect=fail$' "$OUT"
+
+fails guest-exec-bad 11
+has_error guest-exec-bad 17 14 "guest.run[0].exec" "'a/b' must match \[A-Za-z0-9_-\]\+$"
+has_error guest-exec-bad 18 14 "guest.run[1].exec" \
+	"program source not found: $(ere_quote "$FIX_REAL/programs/nope.c"): No such file or directory \(exec nope runs /bisect/bin/nope, built from it\)$"
+has_error guest-exec-bad 19 14 "guest.run[2].exec" \
+	"program source is not a regular file: $(ere_quote "$FIX_REAL/programs/subdir.c")$"
+has_error guest-exec-bad 20 35 "guest.run[3].params" "unknown key 'params' \(allowed: exec, args, tests, expect, log\)$"
+has_error guest-exec-bad 21 41 "guest.run[4].args" "'-v \?' contains a control character$"
+has_error guest-exec-bad 22 41 "guest.run[5].args" "'-v\?-n' contains a tab or newline$"
+has_error guest-exec-bad 23 41 "guest.run[6].args" "33 arguments: the guest runner takes at most 32 "
+has_error guest-exec-bad 24 41 "guest.run[7].args" "expected a scalar, got a sequence$"
+has_error guest-exec-bad 25 14 "guest.run[8].exec" "'a123456789b.*' is 65 characters long: a program name has at most 64$"
+has_error guest-exec-bad 26 7 "guest.run[9]" "no operation: give one of load, unload, write, read, kunit, exec$"
+has_error guest-exec-bad 27 7 "guest.run[10]" "one operation per item: 'load' and 'exec' both given$"
+t_eq "guest-exec-bad: nothing on stdout" "" "$(< "$OUT")"
+
+fails guest-exec-noprograms 1
+has_error guest-exec-noprograms 13 14 "guest.run[0].exec" \
+	"exec needs guest.programs: add 'programs: DIR' to guest, .* that holds probe\.c$"
+t_eq "guest-exec-noprograms: nothing on stdout" "" "$(< "$OUT")"
+
+fails guest-programs-not-dir 1
+has_error guest-programs-not-dir 11 13 guest.programs "not a directory: cover-letter\.txt$"
+t_eq "guest-programs-not-dir: nothing on stdout" "" "$(< "$OUT")"
 
 # ---- targets ----
 
@@ -575,6 +615,10 @@ t_rc "--help exits 0" 0 "$SERIES" --help
 t_grep "--help prints the usage" "^Usage: series \[--arch NAME\]\.\.\. FILE$" "$T_OUT"
 t_grep "--help documents the records" "^  expect +STEP +ID +yes\|no" "$T_OUT"
 t_grep "--help documents the target record" "^  target +NAME +ARCH +CC +CONFIG +BOOT$" \
+	"$T_OUT"
+t_grep "--help documents the guest-programs record" "^  guest-programs /abs/dir +\(guest\.programs" \
+	"$T_OUT"
+t_grep "--help documents the program record" "^  program +NAME +\(each program guest\.run execs" \
 	"$T_OUT"
 t_grep "--help documents --arch" "^  --arch NAME +accept only the arch names given" \
 	"$T_OUT"

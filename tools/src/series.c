@@ -166,6 +166,8 @@ struct series {
 	struct patch *patches;
 	size_t npatches;
 	char *guest_modules;	/* the guest's test modules dir, or NULL */
+	char *guest_programs;	/* the dir of the guest programs' sources */
+	bool programs_given;	/* guest.programs given, maybe not usable */
 	struct guest_op *ops;	/* guest.run */
 	size_t nops;
 	struct target *targets;	/* none: the default target */
@@ -1685,11 +1687,15 @@ static void check_patches(struct series *s, const struct node *seq)
  * tests it belongs to and maybe what it must give (test/guest/README).
  * Printed as the runner's program: "op KIND key=value..." records.
  */
-enum op_kind { OPK_LOAD, OPK_UNLOAD, OPK_WRITE, OPK_READ, OPK_KUNIT, OPK_NR };
+enum op_kind {
+	OPK_LOAD, OPK_UNLOAD, OPK_WRITE, OPK_READ, OPK_KUNIT, OPK_EXEC, OPK_NR
+};
 
 struct op_kind_info {
 	const char *name;	/* the YAML key naming the kind */
 	const char *prog_key;	/* the runner's key for its value */
+	const char *prefix;	/* written before the value in the runner's line */
+	const char *extra;	/* the key of its second value, or NULL */
 	const char *set;	/* characters its value may have, or NULL */
 	const char *re;		/* @set as shown to the user */
 	const char * const *keys;	/* every key the kind takes */
@@ -1715,29 +1721,44 @@ static const char * const kunit_keys[] = {
 	"kunit", "config", "tests", "expect", NULL
 };
 
+static const char * const exec_keys[] = {
+	"exec", "args", "tests", "expect", "log", NULL
+};
+
 static const char * const log_keys[] = { "match", "count", "label", NULL };
-static const char * const guest_keys[] = { "modules", "run", NULL };
+
+static const char * const guest_keys[] = {
+	"modules", "programs", "run", NULL
+};
 
 #define MODFILE_SET	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-."
 #define MODNAME_SET	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 #define SUITE_SET	"abcdefghijklmnopqrstuvwxyz0123456789_-"
 #define KCONFIG_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 #define ERRNO_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+#define PROGRAM_SET	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
+#define PROGRAM_MAX_LEN	64	/* of a guest program's name */
+#define GUEST_BIN	"/bisect/bin/"	/* where the guest programs are */
 #define MAX_OPS		256	/* the runner's limits */
 #define MAX_TESTS	64
+#define EXEC_MAX_ARGS	32
 
 static const struct op_kind_info op_kinds[OPK_NR] = {
-	[OPK_LOAD] = { "load", "file", MODFILE_SET, "a module file, NAME.ko", load_keys },
-	[OPK_UNLOAD] = { "unload", "module", MODNAME_SET, "[A-Za-z0-9_]+", unload_keys },
-	[OPK_WRITE] = { "write", "path", NULL, NULL, write_keys },
-	[OPK_READ] = { "read", "path", NULL, NULL, read_keys },
-	[OPK_KUNIT] = { "kunit", "suite", SUITE_SET, "[a-z0-9_-]+", kunit_keys },
+	[OPK_LOAD] = { "load", "file", "", "params", MODFILE_SET, "a module file, NAME.ko",
+		       load_keys },
+	[OPK_UNLOAD] = { "unload", "module", "", NULL, MODNAME_SET, "[A-Za-z0-9_]+",
+			 unload_keys },
+	[OPK_WRITE] = { "write", "path", "", "value", NULL, NULL, write_keys },
+	[OPK_READ] = { "read", "path", "", NULL, NULL, NULL, read_keys },
+	[OPK_KUNIT] = { "kunit", "suite", "", NULL, SUITE_SET, "[a-z0-9_-]+", kunit_keys },
+	[OPK_EXEC] = { "exec", "path", GUEST_BIN, "args", PROGRAM_SET, "[A-Za-z0-9_-]+",
+		       exec_keys },
 };
 
 struct guest_op {
 	enum op_kind kind;
 	const char *arg;	/* the value of the kind's key */
-	const char *extra;	/* load: params; write: value */
+	const char *extra;	/* load: params; write: value; exec: args */
 	const char *expect;	/* ok, clean, fail, E<NAME>; or NULL */
 	const char *match, *count, *label;	/* the log check, or NULL */
 	const char **config;	/* kunit: the suite's options */
@@ -1902,8 +1923,77 @@ static int op_kind_of(const struct node *map, const char *key)
 		kind = k;
 	}
 	if (kind < 0)
-		report(map, key, "no operation: give one of load, unload, write, read, kunit");
+		report(map, key, "no operation: give one of %s",
+		       "load, unload, write, read, kunit, exec");
 	return kind;
+}
+
+/*
+ * The program an exec operation runs, @name: its source NAME.c must be
+ * in guest.programs (the shell builds it as GUEST_BIN NAME).
+ */
+static void check_program(const struct series *s, const struct node *v,
+			  const char *key, const char *name)
+{
+	struct stat st;
+	char *path;
+	int fd, err = 0;
+
+	if (strlen(name) > PROGRAM_MAX_LEN) {
+		report(v, key, "'%s' is %zu characters long: a program name has at most %d",
+		       shown(v), strlen(name), PROGRAM_MAX_LEN);
+		return;
+	}
+	if (!s->programs_given) {
+		report(v, key, "exec needs guest.programs: add 'programs: DIR' to guest, %s %s.c",
+		       "DIR the directory (relative to this file) that holds", name);
+		return;
+	}
+	if (!s->guest_programs)
+		return;		/* guest.programs is not usable: reported */
+	if (asprintf(&path, "%s/%s.c", s->guest_programs, name) < 0)
+		out_of_memory();
+	/* stat() first: opening a FIFO would block. */
+	if (stat(path, &st)) {
+		err = errno;
+		report(v, key, "%s: %s: %s (exec %s runs %s%s, built from it)",
+		       err == ENOENT ? "program source not found" :
+		       "cannot access program source", path, strerror(err),
+		       name, GUEST_BIN, name);
+	} else if (!S_ISREG(st.st_mode)) {
+		report(v, key, "program source is not a regular file: %s", path);
+	} else {
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			err = errno;
+			report(v, key, "cannot read program source %s: %s", path,
+			       strerror(err));
+		} else {
+			close(fd);
+		}
+	}
+	free(path);
+}
+
+/* The arguments of an exec operation: at most EXEC_MAX_ARGS words. */
+static const char *get_args(const struct node *v, const char *key)
+{
+	const char *args = get_text(v, key, NULL, NULL), *p;
+	size_t n = 0;
+
+	if (!args)
+		return NULL;
+	for (p = args; *p; p += strcspn(p, " ")) {
+		p += strspn(p, " ");
+		if (*p)
+			n++;
+	}
+	if (n > EXEC_MAX_ARGS) {
+		report(v, key, "%zu arguments: the guest runner takes at most %d %s",
+		       n, EXEC_MAX_ARGS, "(words between spaces)");
+		return NULL;
+	}
+	return args;
 }
 
 /* One item of guest.run, into @op; false when it is not usable. */
@@ -1932,10 +2022,17 @@ static bool check_op(struct series *s, struct guest_op *op,
 		       "an absolute path in the guest, without spaces or '..'");
 		return false;
 	}
+	if (kind == OPK_EXEC)
+		check_program(s, v, sub, op->arg);
 	v = lookup(map, "params");
 	if (v && kind == OPK_LOAD) {
 		key_join(sub, key, "params", 6);
 		op->extra = get_text(v, sub, NULL, NULL);
+	}
+	v = lookup(map, "args");
+	if (v && kind == OPK_EXEC) {
+		key_join(sub, key, "args", 4);
+		op->extra = get_args(v, sub);
 	}
 	if (kind == OPK_WRITE) {
 		v = need(map, key, "value", sub);
@@ -2008,6 +2105,13 @@ static void check_guest(struct series *s, const struct node *map)
 		key_join(sub, "guest", "modules", 7);
 		s->guest_modules = get_dir(s, v, sub);
 	}
+	/* Before guest.run: its exec operations name files in it. */
+	v = lookup(map, "programs");
+	if (v) {
+		key_join(sub, "guest", "programs", 8);
+		s->guest_programs = get_dir(s, v, sub);
+		s->programs_given = true;
+	}
 	seq = need(map, "guest", "run", sub);
 	if (!seq || !want(seq, N_SEQ, sub))
 		return;
@@ -2074,10 +2178,9 @@ static void print_op(FILE *f, const struct series *s, const struct guest_op *op)
 	const struct op_kind_info *k = &op_kinds[op->kind];
 	size_t j;
 
-	fprintf(f, "op\t%s\t%s=%s", k->name, k->prog_key, op->arg);
+	fprintf(f, "op\t%s\t%s=%s%s", k->name, k->prog_key, k->prefix, op->arg);
 	if (op->extra)
-		fprintf(f, "\t%s=%s", op->kind == OPK_LOAD ? "params" : "value",
-			op->extra);
+		fprintf(f, "\t%s=%s", k->extra, op->extra);
 	if (op->ntests) {
 		fprintf(f, "\ttests=");
 		print_op_tests(f, s, op, ",");
@@ -2091,7 +2194,7 @@ static void print_op(FILE *f, const struct series *s, const struct guest_op *op)
 	fprintf(f, "\nopyaml\t{%s: ", k->name);
 	yaml_quoted(f, op->arg);
 	if (op->extra) {
-		fprintf(f, ", %s: ", op->kind == OPK_LOAD ? "params" : "value");
+		fprintf(f, ", %s: ", k->extra);
 		yaml_quoted(f, op->extra);
 	}
 	if (op->nconfig) {
@@ -2121,33 +2224,45 @@ static void print_op(FILE *f, const struct series *s, const struct guest_op *op)
 	fprintf(f, "}\n");
 }
 
+/* Whether an operation before @i has the kind and value of operation @i. */
+static bool op_seen(const struct series *s, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (s->ops[j].kind == s->ops[i].kind &&
+		    !strcmp(s->ops[j].arg, s->ops[i].arg))
+			return true;
+	return false;
+}
+
 /*
  * What the guest needs besides the program: the test modules dir, the
- * module files it loads (dracut installs their dependencies) and the
- * kernel options of its KUnit suites.
+ * guest programs' sources dir, the module files it loads (dracut
+ * installs their dependencies), the programs it runs and the kernel
+ * options of its KUnit suites.
  */
 static void print_guest(FILE *f, const struct series *s)
 {
-	size_t i, j, k;
+	size_t i, k;
 
 	if (s->guest_modules)
 		fprintf(f, "guest-modules\t%s\n", s->guest_modules);
+	if (s->guest_programs)
+		fprintf(f, "guest-programs\t%s\n", s->guest_programs);
 	for (i = 0; i < s->nops; i++) {
 		const struct guest_op *op = &s->ops[i];
 		char *name;
 
-		if (op->kind != OPK_LOAD)
-			continue;
-		for (j = 0; j < i; j++)
-			if (s->ops[j].kind == OPK_LOAD &&
-			    !strcmp(s->ops[j].arg, op->arg))
-				break;
-		if (j < i)
+		if (op->kind != OPK_LOAD || op_seen(s, i))
 			continue;
 		name = mod_name(op->arg);
 		fprintf(f, "driver\t%s\n", name);
 		free(name);
 	}
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].kind == OPK_EXEC && !op_seen(s, i))
+			fprintf(f, "program\t%s\n", s->ops[i].arg);
 	for (i = 0; i < s->nops; i++)
 		if (s->ops[i].kind == OPK_KUNIT)
 			break;
@@ -2312,6 +2427,7 @@ static void free_series(struct series *s)
 	}
 	free(s->ops);
 	free(s->guest_modules);
+	free(s->guest_programs);
 	for (i = 0; i < s->ntargets; i++) {
 		free(s->targets[i].config);
 		free(s->targets[i].skips);
@@ -2355,7 +2471,11 @@ static void usage(FILE *f, bool full)
 		"                                   at that step)\n"
 		"  test     ID  CLAIM               (each declared test, in order)\n"
 		"  guest-modules  /abs/dir          (guest.modules, when given)\n"
+		"  guest-programs /abs/dir          (guest.programs, when given: NAME.c\n"
+		"                                   there is the guest's " GUEST_BIN "NAME)\n"
 		"  driver   MODULE                  (each module guest.run loads, once)\n"
+		"  program  NAME                    (each program guest.run execs, once,\n"
+		"                                   in the order first run)\n"
 		"  kconfig  CONFIG_X=y              (what its KUnit suites need)\n"
 		"  op       KIND  KEY=VALUE...      (each guest.run item, in order: the\n"
 		"                                   guest runner's program line,\n"
