@@ -20,7 +20,7 @@ declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 # test at that step.
 declare -A TGT_SKIP=()
 declare -a GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
-declare -a GUEST_TEST_IDS=()
+declare -a GUEST_TEST_IDS=() GUEST_EXECS=()
 
 # shellcheck source=tools/target.sh
 source "$TOP/tools/target.sh"
@@ -47,7 +47,8 @@ load_series()
 	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 	TGT_SKIP=()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
-	GUEST_MODULES=-
+	GUEST_EXECS=()
+	GUEST_MODULES=- GUEST_PROGRAMS=-
 	SERIES_COVER=
 	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
@@ -74,6 +75,8 @@ load_series()
 			;;
 		expect) EXPECT["$a:$b"]=$c ;;
 		guest-modules) GUEST_MODULES=$a ;;
+		guest-programs) GUEST_PROGRAMS=$a ;;
+		program) GUEST_EXECS+=("$a") ;;
 		driver) GUEST_DRIVERS+=("$a") ;;
 		kconfig) GUEST_KCONFIG+=("$a") ;;
 		# Fields are never empty: rejoined as the runner's line.
@@ -190,6 +193,8 @@ series_write()
 		printf 'guest:\n'
 		[[ "$GUEST_MODULES" == - ]] ||
 			printf '  modules: %s\n' "$(yaml_str "$GUEST_MODULES")"
+		[[ "$GUEST_PROGRAMS" == - ]] ||
+			printf '  programs: %s\n' "$(yaml_str "$GUEST_PROGRAMS")"
 		printf '  run:\n'
 		printf '    - %s\n' "${GUEST_OPS_YAML[@]}"
 	fi

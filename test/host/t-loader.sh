@@ -18,7 +18,7 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/faults/warn.yaml" "$T_TOP/test/fixtures/identity/comment.yaml"
 	"$T_TOP/test/fixtures/loader/quoting.yaml")
 
-t_plan $((${#FILES[@]} + 12))
+t_plan $((${#FILES[@]} + 14))
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -46,7 +46,7 @@ t_eq "a target nobody declared is an error naming the declared ones" \
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
-t_eq "a second load replaces the first" "unexport-kallsyms 4 8 -" \
+t_eq "a second load replaces the first" "unexport-kallsyms 4 9 -" \
 	"$SERIES_NAME $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
 
 # An edited series (a patch appended) is written and read back.
@@ -63,8 +63,13 @@ t_grep "its new step expects what 3/3 does" '^expect	4	kallsyms-lookup-name	no$'
 # each, as the runner reads them (test/guest/README).
 load_series "$T_TOP/series.yaml"
 guest_program > "$T_TMP/program"
-t_eq "the guest program: 8 tests, then 14 operations" "8 14" \
+t_eq "the guest program: 9 tests, then 15 operations" "9 15" \
 	"$(grep -c '^test	' "$T_TMP/program") $(grep -c '^op	' "$T_TMP/program")"
+t_grep "an exec operation runs the program from /bisect/bin" \
+	'^op	exec	path=/bisect/bin/ksymtab	args=kallsyms_lookup_name kallsyms_on_each_symbol	tests=ksymtab-exports	expect=ok$' \
+	"$T_TMP/program"
+t_eq "the programs it runs and their dir are kept" \
+	"ksymtab $T_TOP/test/guest/programs" "${GUEST_EXECS[*]} $GUEST_PROGRAMS"
 t_grep "an operation keeps its tab-separated fields" \
 	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
 	"$T_TMP/program"

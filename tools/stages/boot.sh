@@ -113,8 +113,8 @@ qemu_run()
 # tooling and the modules the guest program loads, series.sh
 # GUEST_DRIVERS, --kver/--kmoddir of the step), made once per dracut
 # version, runner, kernel release and module list and reused, with a
-# small cpio of the step's own modules and the runner's program
-# (GUEST_PROGRAM) appended (later cpio entries replace earlier ones when
+# small cpio of the step's own modules, the runner's program
+# (GUEST_PROGRAM) and the series' guest programs (guest_bins) appended (later cpio entries replace earlier ones when
 # the kernel unpacks them).
 make_initramfs()
 {
@@ -147,6 +147,10 @@ make_initramfs()
 	cp -r "$art/staging/lib/modules/$kver" "$ovl/usr/lib/modules/" || return 1
 	rm -f "$ovl/usr/lib/modules/$kver/build" "$ovl/usr/lib/modules/$kver/source"
 	mkdir -p "$ovl/bisect" && printf '%s\n' "$GUEST_PROGRAM" > "$ovl/bisect/program" || return 1
+	# The series' guest programs (exec operations) of this arch.
+	if [[ -n "${GUEST_BIN[${TGT_ARCH[$TGT]}]:-}" ]]; then
+		cp -r "${GUEST_BIN[${TGT_ARCH[$TGT]}]}" "$ovl/bisect/bin" || return 1
+	fi
 	(cd "$ovl" && find usr bisect | LC_ALL=C sort | cpio -o -H newc --quiet \
 		--reproducible) > "$img.overlay" 2>> "$log" || return 1
 	cat "$base" "$img.overlay" > "$img" || return 1
@@ -230,7 +234,7 @@ boot_tools()
 {
 	local t q cur=${TGT:-}
 
-	declare -gA RUNNER_SUM=()
+	declare -gA RUNNER_SUM=() GUEST_BIN=() GUEST_BIN_SUM=()
 
 	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
 	targets_tables
@@ -251,10 +255,57 @@ boot_tools()
 		# The binary, not only its source, keys the boots: another
 		# compiler makes another runner.
 		hash_files_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$RUNNER"
+		[[ -n "${GUEST_BIN[${TGT_ARCH[$t]}]+set}" ]] || guest_bins "$t"
 	done
 	[[ -n "$cur" ]] && target_select "$cur"
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
+}
+
+# guest_bins(): the series' guest programs (GUEST_EXECS, each NAME.c in
+# GUEST_PROGRAMS) for target $1's arch: static, by the arch's USER_CC,
+# made once per source, compiler and flags in WORKDIR/guest-bin/KEY.
+# GUEST_BIN[arch] is that dir, GUEST_BIN_SUM[arch] the binaries' hash
+# (a boot's key: another compiler makes other programs).
+guest_bins()
+{
+	local t=$1; shift
+	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc srcs=() bins=()
+	local flags="-O2 -Wall -static"
+
+	GUEST_BIN[$arch]='' GUEST_BIN_SUM[$arch]=''
+	((${#GUEST_EXECS[@]})) || return 0
+	for name in "${GUEST_EXECS[@]}"; do
+		srcs+=("$GUEST_PROGRAMS/$name.c")
+		bins+=("$name")
+	done
+	cc=$(command -v "$USER_CC") ||
+		die "$USER_CC not found: run 'make deps' (target $t)"
+	cc=$(readlink -f "$cc")
+	# What goes in: the sources, the compiler and the static libc.
+	libc=$("$USER_CC" -print-file-name=libc.a)
+	[[ -f "$libc" ]] || die "$USER_CC has no static libc (target $t): run 'make deps'"
+	hash_files_to key "${srcs[@]}" "$libc"
+	hash_to key "$key" "$arch" "$cc" "$("$USER_CC" --version 2>&1 | head -n 1)" "$flags"
+	dir=$WORKDIR/guest-bin/$key
+	if [[ ! -d "$dir" ]]; then
+		tmp=$dir.tmp.$$
+		rm -rf "$tmp"
+		mkdir -p "$tmp" || die "cannot make $tmp"
+		for name in "${bins[@]}"; do
+			# shellcheck disable=SC2086  # the flags are words
+			"$USER_CC" $flags -o "$tmp/$name" "$GUEST_PROGRAMS/$name.c" \
+				> "$tmp/$name.log" 2>&1 || {
+				sed -n '1,20p' "$tmp/$name.log" >&2
+				rm -rf "$tmp"
+				die "cannot build guest program $GUEST_PROGRAMS/$name.c with $USER_CC (target $t): fix it, or run 'make deps' if the compiler is missing"
+			}
+			rm -f "$tmp/$name.log"
+		done
+		mv "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
+	fi
+	GUEST_BIN[$arch]=$dir
+	hash_files_to "GUEST_BIN_SUM[$arch]" "${bins[@]/#/$dir/}"
 }
 
 # boot_setup(): what every boot needs: the runner binary and the tools.
@@ -513,7 +564,7 @@ boot_cells()
 	text_of ident "$art/identity.tsv"
 	hash_to key "$build_key" "$BOOT_ID" "${exp[*]}" "$ident" \
 		"$QEMU_VER" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS" \
-		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}"
+		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}" "${GUEST_BIN_SUM[${TGT_ARCH[$tgt]}]:-}"
 	if cache_has boot "$key" && cache_has tests "$key"; then
 		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
 	fi
