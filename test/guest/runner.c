@@ -66,6 +66,10 @@
 #endif
 /* Grace period for a SIGKILLed child to be reaped. */
 #define REAP_GRACE_MS		2000
+/* A load still running this long says where its module's code is. */
+#ifndef SLOW_OP_MS
+#define SLOW_OP_MS		3000
+#endif
 /* How often a program's output is looked at for its end. */
 #define POLL_SLICE_MS		200
 
@@ -612,10 +616,52 @@ static long ms_since(const struct timespec *t0)
 	       (now.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/*
+ * The module a load operation is loading, or NULL: when the load runs
+ * for SLOW_OP_MS (its init hangs, say), the runner prints where the
+ * kernel put the module's code, so that the host can name the function
+ * a hung CPU is in: "# runner: module NAME section SECTION 0xADDRESS",
+ * one line per section of code (a name with "text") in
+ * /sys/module/NAME/sections, which is there while init runs.
+ */
+static const char *slow_module;
+
+static void report_sections(const char *name)
+{
+	char path[MOD_PATH_LEN], addr[64];
+	struct dirent *de;
+	ssize_t n;
+	DIR *dir;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/sections", name);
+	dir = opendir(path);
+	if (!dir) {
+		emit("# runner: module %s: no %s: %s", name, path, strerror(errno));
+		return;
+	}
+	while ((de = readdir(dir))) {
+		if (!strstr(de->d_name, "text"))
+			continue;
+		fd = openat(dirfd(dir), de->d_name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, addr, sizeof(addr) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		addr[n] = '\0';
+		addr[strcspn(addr, "\n")] = '\0';
+		emit("# runner: module %s section %s %s", name, de->d_name, addr);
+	}
+	closedir(dir);
+}
+
 /* Wait for @pid for at most @ms; true once it is reaped into @status. */
 static bool wait_child(pid_t pid, long ms, int *status)
 {
 	struct timespec t0, ts;
+	bool slow = !slow_module;
 	sigset_t chld;
 
 	sigemptyset(&chld);
@@ -630,9 +676,15 @@ static bool wait_child(pid_t pid, long ms, int *status)
 			return true;
 		if (r < 0 && errno != EINTR)
 			return false;
+		if (!slow && ms_since(&t0) >= SLOW_OP_MS) {
+			slow = true;
+			report_sections(slow_module);
+		}
 		left = ms - ms_since(&t0);
 		if (left <= 0)
 			return false;
+		if (!slow && left > SLOW_OP_MS - ms_since(&t0))
+			left = SLOW_OP_MS - ms_since(&t0) + 1;
 		ts.tv_sec = left / 1000;
 		ts.tv_nsec = (left % 1000) * 1000000;
 		sigtimedwait(&chld, NULL, &ts);
@@ -1683,7 +1735,7 @@ static bool op_load(const struct op *op, struct op_result *res, char *ok,
 	const char *file = op->val[KEY_FILE];
 	const char *params = op->val[KEY_PARAMS] ? op->val[KEY_PARAMS] : "";
 	struct load_arg arg = { .params = params };
-	char path[MOD_PATH_LEN], e[128];
+	char path[MOD_PATH_LEN], e[128], name[MOD_PATH_LEN];
 
 	snprintf(res->what, sizeof(res->what), "insmod %s%s%s", file,
 		 *params ? " " : "", params);
@@ -1700,7 +1752,14 @@ static bool op_load(const struct op *op, struct op_result *res, char *ok,
 			 path, errno_str(errno, e, sizeof(e)));
 		return true;
 	}
+	/* The kernel's name of the module: the file's, '-' as '_'. */
+	snprintf(name, sizeof(name), "%.*s", (int)(strlen(file) - 3), file);
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	slow_module = name;
 	run_op(res, do_load, &arg, NULL, op->val[KEY_MATCH]);
+	slow_module = NULL;
 	close(arg.fd);
 	if (res->status == ST_OK)
 		report_srcversion(file);
