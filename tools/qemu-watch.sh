@@ -5,11 +5,13 @@
 # comes before the guest ends, first ask its QEMU monitor where the CPU
 # is (tools/bin/hangsym), then kill it: a hang that says where.
 #
-# Usage: qemu-watch.sh SECS ARCH SYSTEM_MAP -- QEMU ARGS...
+# Usage: qemu-watch.sh SECS ARCH SYSTEM_MAP [MODULES_DIR] -- QEMU ARGS...
 #   Run in the guest's dir: QEMU's monitor is ./mon.sock (a relative
 #   path: a unix socket's path has at most 107 bytes), and the capture
 #   goes to ./hang.tsv (hangsym's records), ./hang.raw (the monitor's
-#   words) and ./hang.err.
+#   words) and ./hang.err. With MODULES_DIR (the step's modules), a CPU
+#   in a module's code is named from the sections the runner reported
+#   in ./results.ktap (hangsym --results, --modules).
 # Exit: QEMU's own exit code; 124 when the deadline ended it (as
 # timeout(1) says it).
 #
@@ -22,9 +24,14 @@ readonly POLL=0.1
 secs=$1; shift
 arch=$1; shift
 map=$1; shift
+mods=()
+if [[ $# -gt 0 && "$1" != -- ]]; then
+	mods=(--results results.ktap --modules "$1")
+	shift
+fi
 [[ "${1:-}" == -- ]] && shift
 [[ "$secs" =~ ^[0-9]+$ && $# -gt 0 ]] || {
-	echo "usage: qemu-watch.sh SECS ARCH SYSTEM_MAP -- QEMU ARGS..." >&2
+	echo "usage: qemu-watch.sh SECS ARCH SYSTEM_MAP [MODULES_DIR] -- QEMU ARGS..." >&2
 	exit 125
 }
 
@@ -49,7 +56,7 @@ while ! guest_ended; do
 	t=${EPOCHREALTIME/[.,]/}
 	if ((t >= end)); then
 		"$TOP/tools/bin/hangsym" --monitor mon.sock --arch "$arch" \
-			--system-map "$map" --raw hang.raw > hang.tsv 2> hang.err
+			--system-map "$map" "${mods[@]}" --raw hang.raw > hang.tsv 2> hang.err
 		kill -KILL "$q" 2>/dev/null
 		wait "$q"
 		exit 124

@@ -50,7 +50,7 @@ F_SIG_MSG=20
 F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
-declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=15
+declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
 	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [end]=2)
 
 F_STARTED=()
@@ -569,16 +569,23 @@ case_hang()
 	f_case 8 "a commit whose guest hangs (boot.timeout 15)"
 	f_run hang "$FIX/hang.yaml"
 	t_eq "hang: exit 1" 1 "$F_RC"
-	t_grep "hang: step 1 boot FAIL, timeout, and where: the module init's caller" \
-		'^FAIL timeout: hang in module code called from do_one_initcall \((tcg|kvm)\)$' \
+	# The loop the patch adds is data_breakpoint.c:45-46.
+	t_grep "hang: step 1 boot FAIL, timeout, and where: the module's function and line" \
+		'^FAIL timeout: hang in hw_break_module_init \[data_breakpoint\] \(samples/hw_breakpoint/data_breakpoint\.c:4[56]\) \((tcg|kvm)\)$' \
 		<(f_cell "$F_RUN" 1 boot | sed -E 's/, booted #[0-9a-f]{12}//')
 	t_grep "hang: details name the place and keep the monitor's words" \
+		'^stuck at hw_break_module_init\+0x[0-9a-f]+/0x[0-9a-f]+ \[data_breakpoint\] \(' \
+		"$F_RUN/details/1-$E2E_TARGET-boot.txt"
+	t_grep "hang: and who called it" \
 		'^  called from do_one_initcall\+0x[0-9a-f]+/0x[0-9a-f]+ \(' \
 		"$F_RUN/details/1-$E2E_TARGET-boot.txt"
+	t_grep "hang: the guest runner said where the module's code is" \
+		'^# runner: module data_breakpoint section \.init\.text 0x[0-9a-f]+$' \
+		"$F_RUN/boot/1-$E2E_TARGET/results.ktap"
 	t_grep "hang: the raw capture is kept" '^monitor capture: .*/hang\.raw$' \
 		"$F_RUN/details/1-$E2E_TARGET-boot.txt"
 	t_grep "hang: the report groups it with the crashes" \
-		'^  hang in module code called from do_one_initcall: introduced by 1/1, still at 1/1 \(x86_64-gcc\)$' "$T_TMP/hang.out"
+		'^  hang in hw_break_module_init \[data_breakpoint\]: introduced by 1/1, still at 1/1 \(x86_64-gcc\)$' "$T_TMP/hang.out"
 	ms=$(awk -F'\t' '$1 == 1 && $3 == "boot" { print $5 }' "$F_RUN/cells.tsv")
 	[[ "$ms" =~ ^[0-9]+$ ]] && ((ms >= 15000 && ms < 40000))
 	f_check "hang: the boot took the 15 s timeout, less than 40 s" $? "actual: ${ms:-no} ms"

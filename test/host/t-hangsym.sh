@@ -36,7 +36,7 @@ parse()
 	t_rc "$1" "$2" "$HANGSYM" --parse "$4" --arch "$3" --system-map "$5"
 }
 
-t_plan 84
+t_plan 92
 
 # --- the real captures ---
 while read -r arch case rc; do
@@ -222,6 +222,40 @@ parse "two CPUs, both spinning: exit 0" 0 x86_64 "$T_TMP/made.raw" "$MAP"
 t_eq "equals: the first CPU, with its own frames" \
 	"cpu${TAB}0${TAB}2|title${TAB}hang in helper (spinning in default_idle)" \
 	"$(grep -E '^(cpu|title)' "$T_OUT" | paste -sd '|')"
+
+# --- a CPU in a module's code, named from the runner's sections ---
+MODDIR=$T_TMP/modules/6.1.0/extra
+mkdir -p "$MODDIR"
+cc -c -O0 -g -o "$MODDIR/demo-mod.ko" "$FIX/module/demo-mod.c" ||
+	echo "# cannot build the module stand-in"
+# The function's offset in .init.text, as nm says (the expected values).
+read -r fv fs < <(nm -S "$MODDIR/demo-mod.ko" | awk '$4 == "demo_spin_init" { print $1, $2 }')
+off=$((16#$fv + 3))
+RES=$T_TMP/results.ktap
+printf '%s\n' "ok 1 earlier" "# runner: module demo_mod section .text 0xffffffffa0001000" \
+	"# runner: module demo_mod section .init.text 0xffffffffa0005000" > "$RES"
+pc=$(printf '%016x' $((0xffffffffa0005000 + off)))
+made_smp "$pc" 0000000000000010 ffffffff81000210
+t_rc "a PC in a module the runner placed: exit 0" 0 "$HANGSYM" --parse "$T_TMP/made.raw" \
+	--arch x86_64 --system-map "$MAP" --results "$RES" --modules "$T_TMP/modules"
+t_eq "its function, offset and module; the section and offset for addr2line" \
+	"module${TAB}demo_mod${TAB}.init.text${TAB}$(printf '0x%x' "$off")${TAB}$MODDIR/demo-mod.ko|pc${TAB}$pc${TAB}demo_spin_init+0x3/$(printf '0x%x' $((16#$fs))) [demo_mod]|title${TAB}hang in demo_spin_init [demo_mod]" \
+	"$(grep -E '^(module|pc|title)' "$T_OUT" | paste -sd '|')"
+printf '%s\n' "# runner: module demo_mod section .init.text 0xffffffffa0009000" > "$RES"
+t_rc "a module section below, but the PC past its end: exit 0" 0 "$HANGSYM" --parse \
+	"$T_TMP/made.raw" --arch x86_64 --system-map "$MAP" --results "$RES" --modules "$T_TMP/modules"
+t_grep "then module code, named by its caller" \
+	"^title${TAB}hang in module code called from panic\$" "$T_OUT"
+printf '%s\n' "# runner: module nosuch section .init.text 0xffffffffa0005000" \
+	"# runner: module demo_mod section .init.text 0xzz" > "$RES"
+t_rc "no .ko of the module, a bad address: exit 0" 0 "$HANGSYM" --parse \
+	"$T_TMP/made.raw" --arch x86_64 --system-map "$MAP" --results "$RES" --modules "$T_TMP/modules"
+t_grep "no .ko: module code" "^title${TAB}hang in module code called from panic\$" "$T_OUT"
+head -c 100 /dev/urandom > "$MODDIR/demo-mod.ko"
+printf '%s\n' "# runner: module demo_mod section .init.text 0xffffffffa0005000" > "$RES"
+t_rc "a .ko that is no ELF: exit 0" 0 "$HANGSYM" --parse "$T_TMP/made.raw" \
+	--arch x86_64 --system-map "$MAP" --results "$RES" --modules "$T_TMP/modules"
+t_grep "no ELF: module code" "^title${TAB}hang in module code called from panic\$" "$T_OUT"
 
 # --- bad inputs ---
 t_rc "no arguments: usage, exit 2" 2 "$HANGSYM"

@@ -4,8 +4,9 @@
  *
  * Usage:
  *	hangsym --monitor SOCKET --arch x86_64|arm64 --system-map FILE
- *		[--raw FILE] [--timeout-ms N]
+ *		[--raw FILE] [--timeout-ms N] [--results FILE --modules DIR]
  *	hangsym --parse RAWFILE --arch x86_64|arm64 --system-map FILE
+ *		[--results FILE --modules DIR]
  *
  * --monitor	a QEMU HMP monitor on a unix socket (QEMU started with
  *		-monitor unix:PATH,server=on,wait=off). hangsym waits for
@@ -59,6 +60,16 @@
  * function the CPU merely spins or idles in (the spinners table), it
  * names the first frame that is not one too.
  *
+ * Modules: with --results FILE (the guest runner's KTAP, whose lines
+ * "# runner: module NAME section SECTION 0xADDRESS" say where a module
+ * being loaded has its code) and --modules DIR (the step's modules, the
+ * NAME.ko files under it at any depth, '-' and '_' alike), a PC outside
+ * vmlinux in such a section is named by the .ko's own symbols:
+ *	module	<NAME>	<SECTION>	<0xoffset>	<path of NAME.ko>
+ *	pc	<address>	<sym+0xoff/0xsize> [NAME]
+ *	title	hang in <sym> [NAME]
+ * (the offset for addr2line -j SECTION on the .ko, when it has DWARF).
+ *
  * Exit status: 0 the PC was symbolised, 1 the capture worked but the PC
  * is outside kernel text, 2 usage, I/O, monitor or parse error.
  */
@@ -69,6 +80,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <linux/elf.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -155,16 +168,28 @@ struct capture {
 
 struct opts {
 	const char *monitor, *parse, *map, *raw;
+	const char *results, *modules;
 	const struct arch *arch;
 	int timeout_ms;
+};
+
+/* Where a PC in a module is: its module's file, section and function. */
+struct modplace {
+	char name[64];		/* the module, as the kernel names it */
+	char section[64];
+	char path[4096];	/* its .ko */
+	unsigned long long off;	/* in the section */
+	char func[128];		/* "" when no symbol covers it */
+	unsigned long long func_off, func_size;
 };
 
 static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s --monitor SOCKET --arch x86_64|arm64 --system-map FILE\n"
-		"       [--raw FILE] [--timeout-ms N]\n"
-		"   or: %s --parse RAWFILE --arch x86_64|arm64 --system-map FILE\n",
+		"       [--raw FILE] [--timeout-ms N] [--results FILE --modules DIR]\n"
+		"   or: %s --parse RAWFILE --arch x86_64|arm64 --system-map FILE\n"
+		"       [--results FILE --modules DIR]\n",
 		prog, prog);
 	exit(HANG_ERROR);
 }
@@ -500,6 +525,221 @@ static void parse_capture(struct capture *c, const struct arch *ar,
 	free(copy);
 }
 
+/* ---- modules ---- */
+
+#define KO_MAX		(64 << 20)	/* bytes of a .ko read, at most */
+#define KO_DEPTH	8		/* dirs searched below --modules */
+
+/* Whether module names @a and @b are equal, '-' and '_' alike. */
+static int modname_eq(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+
+		if (!*a || x != y)
+			return 0;
+	}
+	return !*a;
+}
+
+/* Find NAME.ko under @dir (depth first, at most KO_DEPTH deep). */
+static int find_ko(const char *dir, const char *name, char *out, size_t outlen,
+		   int depth)
+{
+	struct dirent *de;
+	size_t n;
+	DIR *d;
+	int found = 0;
+
+	if (depth > KO_DEPTH)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = strlen(de->d_name);
+		if (n > 3 && !strcmp(de->d_name + n - 3, ".ko") &&
+		    modname_eq(name, de->d_name, n - 3)) {
+			found = snprintf(out, outlen, "%s/%s", dir, de->d_name) < (int)outlen;
+		} else if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) {
+			char sub[4096];
+
+			if (snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) <
+			    (int)sizeof(sub))
+				found = find_ko(sub, name, out, outlen, depth + 1);
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* @len bytes at @off of @buf (@size) are there. */
+static int in_file(size_t size, unsigned long long off, unsigned long long len)
+{
+	return off <= size && len <= size - off;
+}
+
+/* The aliases module_init() and module_exit() give a module's functions. */
+static int is_mod_alias(const char *name)
+{
+	return !strcmp(name, "init_module") || !strcmp(name, "cleanup_module");
+}
+
+/*
+ * Of two symbols at one address (both NUL-terminated in the string
+ * table), whether @a names it better than @b: a function before a bare
+ * label, then the function's own name before module_init()'s alias.
+ */
+static int sym_better(const char *a, int ta, const char *b, int tb)
+{
+	if (ta != tb)
+		return ta == STT_FUNC;
+	return is_mod_alias(b) && !is_mod_alias(a);
+}
+
+/*
+ * The function of section @sec of ELF64 relocatable @ko that covers
+ * offset @off (the nearest FUNC or NOTYPE symbol at or below it, within
+ * its size when it has one; its own name, not module_init()'s alias
+ * init_module); fills @p. 0 found, -1 no such section or a
+ * file that is no ELF64 object, 1 no symbol covers it.
+ */
+static int ko_symbolise(const char *ko, const char *sec, unsigned long long off,
+			struct modplace *p)
+{
+	const struct elf64_shdr *sh, *symtab = NULL, *target = NULL;
+	const struct elf64_hdr *eh;
+	const struct elf64_sym *sym, *best = NULL;
+	const char *shstr, *str;
+	size_t len, i, nsec, nsym, ti = 0;
+	char *buf;
+	FILE *f;
+	int rc = -1;
+
+	f = fopen(ko, "rb");
+	if (!f)
+		return -1;
+	buf = slurp(f, &len);
+	fclose(f);
+	if (!buf)
+		return -1;
+	eh = (const struct elf64_hdr *)buf;
+	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
+	    len > KO_MAX || eh->e_shentsize != sizeof(struct elf64_shdr) ||
+	    !in_file(len, eh->e_shoff, eh->e_shnum * (unsigned long long)sizeof(*sh)) ||
+	    eh->e_shstrndx >= eh->e_shnum || eh->e_shoff % 8)
+		goto out;
+	sh = (const struct elf64_shdr *)(buf + eh->e_shoff);
+	nsec = eh->e_shnum;
+	if (!in_file(len, sh[eh->e_shstrndx].sh_offset, sh[eh->e_shstrndx].sh_size))
+		goto out;
+	shstr = buf + sh[eh->e_shstrndx].sh_offset;
+	for (i = 0; i < nsec; i++) {
+		if (sh[i].sh_name >= sh[eh->e_shstrndx].sh_size)
+			continue;
+		if (sh[i].sh_type == SHT_SYMTAB)
+			symtab = &sh[i];
+		if (strnlen(shstr + sh[i].sh_name, sh[eh->e_shstrndx].sh_size -
+			    sh[i].sh_name) == strlen(sec) &&
+		    !memcmp(shstr + sh[i].sh_name, sec, strlen(sec)) &&
+		    (sh[i].sh_flags & SHF_EXECINSTR)) {
+			target = &sh[i];
+			ti = i;
+		}
+	}
+	if (!target || off >= target->sh_size)
+		goto out;
+	rc = 1;
+	if (!symtab || symtab->sh_link >= nsec || symtab->sh_entsize != sizeof(struct elf64_sym) ||
+	    symtab->sh_offset % 8 || !in_file(len, symtab->sh_offset, symtab->sh_size) ||
+	    !in_file(len, sh[symtab->sh_link].sh_offset, sh[symtab->sh_link].sh_size) ||
+	    !sh[symtab->sh_link].sh_size)
+		goto out;
+	/* Every name ends within the table. */
+	if (buf[sh[symtab->sh_link].sh_offset + sh[symtab->sh_link].sh_size - 1])
+		goto out;
+	sym = (const struct elf64_sym *)(buf + symtab->sh_offset);
+	nsym = symtab->sh_size / sizeof(*sym);
+	str = buf + sh[symtab->sh_link].sh_offset;
+	for (i = 0; i < nsym; i++) {
+		int type = ELF64_ST_TYPE(sym[i].st_info);
+
+		if (sym[i].st_shndx != ti || sym[i].st_value > off ||
+		    (type != STT_FUNC && type != STT_NOTYPE) ||
+		    sym[i].st_name >= sh[symtab->sh_link].sh_size ||
+		    !str[sym[i].st_name] || str[sym[i].st_name] == '$' ||
+		    !strncmp(str + sym[i].st_name, ".L", 2))
+			continue;
+		if (sym[i].st_size && off - sym[i].st_value >= sym[i].st_size)
+			continue;
+		if (!best || sym[i].st_value > best->st_value ||
+		    (sym[i].st_value == best->st_value &&
+		     sym_better(str + sym[i].st_name, type, str + best->st_name,
+				ELF64_ST_TYPE(best->st_info))))
+			best = &sym[i];
+	}
+	if (!best)
+		goto out;
+	i = strnlen(str + best->st_name, sh[symtab->sh_link].sh_size - best->st_name);
+	snprintf(p->func, sizeof(p->func), "%.*s", (int)i, str + best->st_name);
+	p->func_off = off - best->st_value;
+	p->func_size = best->st_size;
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+/*
+ * Where @pc is among the module sections the runner reported in
+ * @results: fills @p (its func empty when no symbol covers it); 0 when
+ * @pc is in one of them.
+ */
+static int module_place(const struct opts *o, unsigned long long pc,
+			struct modplace *p)
+{
+	char line[512], name[64], sec[64];
+	unsigned long long addr;
+	int found = -1;
+	size_t n;
+	FILE *f;
+
+	if (!o->results || !o->modules)
+		return -1;
+	f = fopen(o->results, "r");
+	if (!f)
+		return -1;
+	while (found && fgets(line, sizeof(line), f)) {
+		const char *a;
+
+		if (sscanf(line, "# runner: module %63s section %63s", name, sec) != 2)
+			continue;
+		a = strstr(line, " section ");
+		a = a ? strchr(a + 9, ' ') : NULL;
+		if (!a || strncmp(a, " 0x", 3))
+			continue;
+		n = parse_hex(a + 3, &addr);
+		if (!n || pc < addr)
+			continue;
+		memset(p, 0, sizeof(*p));
+		snprintf(p->name, sizeof(p->name), "%s", name);
+		snprintf(p->section, sizeof(p->section), "%s", sec);
+		if (!find_ko(o->modules, name, p->path, sizeof(p->path), 0))
+			continue;
+		p->off = pc - addr;
+		/* A section of the module that holds the PC: the right one. */
+		if (ko_symbolise(p->path, sec, p->off, p) >= 0)
+			found = 0;
+	}
+	fclose(f);
+	return found;
+}
+
 /* ---- the report ---- */
 
 /* The length of @name without a clone suffix (".isra.0", ".cold"). */
@@ -608,11 +848,13 @@ static size_t pick_cpu(const struct symtab *st, const struct capture *c)
 }
 
 static int report(const struct symtab *st, struct capture *cap,
-		  const char *what)
+		  const char *what, const struct opts *o)
 {
 	const struct sym *pc, *y, *caller = NULL;
 	unsigned long long f[FRAMES_MAX];
+	static struct modplace mp;
 	const struct cpu *c;
+	int in_mod = -1;
 	size_t i, n;
 
 	cap->pick = pick_cpu(st, cap);
@@ -621,6 +863,18 @@ static int report(const struct symtab *st, struct capture *cap,
 		die("%s: no PC in the monitor's output", what);
 	if (cap->nr_cpus > 1)
 		printf("cpu\t%zu\t%zu\n", cap->pick, cap->nr_cpus);
+	if (!in_text(st, c->pc) && c->pc >= KERNEL_HALF)
+		in_mod = module_place(o, c->pc, &mp);
+	if (!in_mod && mp.func[0]) {
+		printf("module\t%s\t%s\t0x%llx\t%s\n", mp.name, mp.section, mp.off, mp.path);
+		printf("pc\t%016llx\t%s+0x%llx/0x%llx [%s]\n", c->pc, mp.func, mp.func_off,
+		       mp.func_size, mp.name);
+		n = frames_of(st, c, f);
+		for (i = 0; i < n; i++)
+			put_addr(st, "frame", f[i]);
+		printf("title\thang in %.*s [%s]\n", base_len(mp.func), mp.func, mp.name);
+		return HANG_OK;
+	}
 	pc = put_addr(st, "pc", c->pc);
 	n = frames_of(st, c, f);
 	for (i = 0; i < n; i++) {
@@ -823,7 +1077,7 @@ static int run_monitor(const struct symtab *st, const struct opts *o)
 		die("monitor %s: %s", show(o->monitor, strlen(o->monitor)), m.err);
 	parse_capture(&c, o->arch, m.buf, m.len);
 	free(m.buf);
-	return report(st, &c, o->monitor);
+	return report(st, &c, o->monitor, o);
 }
 
 static int run_parse(const struct symtab *st, const struct opts *o)
@@ -842,7 +1096,7 @@ static int run_parse(const struct symtab *st, const struct opts *o)
 	fclose(f);
 	parse_capture(&c, o->arch, buf, len);
 	free(buf);
-	return report(st, &c, o->parse);
+	return report(st, &c, o->parse, o);
 }
 
 /* ---- options ---- */
@@ -880,6 +1134,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "system-map",	required_argument, NULL, 's' },
 		{ "raw",	required_argument, NULL, 'r' },
 		{ "timeout-ms",	required_argument, NULL, 't' },
+		{ "results",	required_argument, NULL, 'R' },
+		{ "modules",	required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt;
@@ -897,6 +1153,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->map = optarg;
 		else if (opt == 'r')
 			o->raw = optarg;
+		else if (opt == 'R')
+			o->results = optarg;
+		else if (opt == 'M')
+			o->modules = optarg;
 		else if (opt == 't')
 			o->timeout_ms = parse_timeout(optarg);
 		else

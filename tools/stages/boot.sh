@@ -45,7 +45,7 @@ qemu_start()
 	# monitor where it hangs (tools/qemu-watch.sh, in DIR).
 	# shellcheck disable=SC2054  # the commas are QEMU's
 	local cmd=(setpriv --pdeathsig KILL "$TOP/tools/qemu-watch.sh" "$secs"
-		"${TGT_ARCH[$TGT]}" "${kernel%/*}/System.map" --
+		"${TGT_ARCH[$TGT]}" "${kernel%/*}/System.map" "${kernel%/*}/staging/lib/modules" --
 		"$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
 		-kernel "$kernel" -initrd "$initrd"
 		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV${extra:+ $extra}"
@@ -398,26 +398,35 @@ stage_boot_start()
 
 # boot_hang(): where the guest of DIR ($1) hung, as the watcher captured
 # it at the deadline (tools/qemu-watch.sh, tools/bin/hangsym): HANG_TITLE
-# ("hang in FUNC"), the place and the frames in DETAIL ($2), the title
-# in DIR/triage.tsv (the report groups crash titles); fails when nothing
-# was captured.
+# ("hang in FUNC"), HANG_WHERE (its FILE:LINE when the code has debug
+# info: modules do, vmlinux does not), the place and the frames in
+# DETAIL ($2), the title in DIR/triage.tsv (the report groups crash
+# titles); fails when nothing was captured.
 boot_hang()
 {
 	local dir=$1; shift
 	local detail=$1; shift
-	local kind a b on=
+	local kind a b c d on='' line
 
-	HANG_TITLE=
+	HANG_TITLE='' HANG_WHERE=''
 	[[ -s "$dir/hang.tsv" ]] || return 1
-	while IFS=$'\t' read -r kind a b; do
+	while IFS=$'\t' read -r kind a b c d; do
 		case $kind in
 		title) HANG_TITLE=$a ;;
 		cpu) on=" on CPU $a of $b (the busiest)" ;;
+		module)
+			# NAME SECTION OFFSET KO: the line, from the .ko's DWARF;
+			# of the function's own code, not of what it inlined.
+			line=$("${CROSS}addr2line" -i -e "$d" -j "$b" "$c" 2>/dev/null | tail -n 1)
+			line=${line%% (discriminator*}
+			[[ "$line" == \?\?* || "$line" == *:0 || -z "$line" ]] ||
+				HANG_WHERE=${line#"${WT%/}"/}
+			;;
 		pc)
 			if [[ "$b" == - ]]; then
 				echo "stuck at $a$on, outside vmlinux (a module's code)" >> "$detail"
 			else
-				echo "stuck at $b ($a)$on" >> "$detail"
+				echo "stuck at $b ($a)$on${HANG_WHERE:+, $HANG_WHERE}" >> "$detail"
 			fi
 			;;
 		frame) echo "  called from $b ($a)" >> "$detail" ;;
@@ -460,7 +469,8 @@ stage_boot_finish()
 		boot-detail) echo "$a" >> "$detail" ;;
 		esac
 	done < "$dir/triage.tsv"
-	((rc == 124)) && boot_hang "$dir" "$detail" && summary+=": $HANG_TITLE"
+	((rc == 124)) && boot_hang "$dir" "$detail" &&
+		summary+=": $HANG_TITLE${HANG_WHERE:+ ($HANG_WHERE)}"
 	# Every boot says which kernel it proved it ran.
 	result "$rec" "$status" "$summary${booted:+, booted $booted} ($accel)"
 	if ((trc > 1)); then

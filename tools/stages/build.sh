@@ -51,7 +51,10 @@ kmake_argv()
 	[[ -n "${BUILD_IDENT:-}" ]] && ident=(KBUILD_BUILD_VERSION="$BUILD_IDENT")
 	build_dist_args
 	# No depend mode, whatever a system ccache.conf or the environment
-	# says; no sloppiness of the user's either.
+	# says; no sloppiness of the user's either. Modules carry debug
+	# info (vmlinux does not: its link and size would double): a guest
+	# hung in a module's code is named with its file and line
+	# (boot.sh boot_hang).
 	KMAKE=(env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}" "${BUILD_DIST_ARGS[@]}"
 		CCACHE_NODEPEND=1
 		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache-nodepend}"
@@ -59,6 +62,7 @@ kmake_argv()
 		ARCH="$KARCH" CROSS_COMPILE="$CROSS"
 		CC="ccache $TGT_CC" "${TGT_MAKE[@]}"
 		LOCALVERSION=
+		CFLAGS_MODULE=-g
 		"${ident[@]}"
 		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP"
 		KBUILD_BUILD_USER=bisect
