@@ -226,7 +226,10 @@ t_eq "equals: the first CPU, with its own frames" \
 # --- a CPU in a module's code, named from the runner's sections ---
 MODDIR=$T_TMP/modules/6.1.0/extra
 mkdir -p "$MODDIR"
-cc -c -O0 -g -o "$MODDIR/demo-mod.ko" "$FIX/module/demo-mod.c" ||
+{ cc -c -O0 -g -o "$T_TMP/core.o" "$FIX/module/demo-core.c" &&
+  cc -c -O0 -g -o "$T_TMP/init.o" "$FIX/module/demo-mod.c" &&
+  objcopy --rename-section .text=.init.text "$T_TMP/init.o" &&
+  ld -r -o "$MODDIR/demo-mod.ko" "$T_TMP/core.o" "$T_TMP/init.o"; } ||
 	echo "# cannot build the module stand-in"
 # The function's offset in .init.text, as nm says (the expected values).
 read -r fv fs < <(nm -S "$MODDIR/demo-mod.ko" | awk '$4 == "demo_spin_init" { print $1, $2 }')
