@@ -36,7 +36,7 @@ parse()
 	t_rc "$1" "$2" "$HANGSYM" --parse "$4" --arch "$3" --system-map "$5"
 }
 
-t_plan 92
+t_plan 96
 
 # --- the real captures ---
 while read -r arch case rc; do
@@ -402,7 +402,7 @@ monitor()
 
 SOCK=$T_TMP/mon.sock
 if ! command -v python3 > /dev/null; then
-	for i in {1..25}; do
+	for i in {1..29}; do
 		t_skip "fake monitor $i" "python3 not found"
 	done
 	t_done
@@ -413,7 +413,7 @@ for arch in x86_64 arm64; do
 	serve replay "$SOCK" "$FIX/$arch-panic.raw" "$T_TMP/cmds" ||
 		echo "# the fake monitor did not start"
 	monitor "replayed $arch monitor: exit 0" 0 "$SOCK" --arch "$arch" \
-		--system-map "$FIX/$arch.System.map" --raw "$T_TMP/got.raw"
+		--system-map "$FIX/$arch.System.map" --raw "$T_TMP/got.raw" --snapshots 1
 	t_eq "replayed $arch monitor: the report of --parse" \
 		"$(cat "$T_TMP/$arch-panic.out")" "$(cat "$T_OUT")"
 	sp=$(tr -d '\r' < "$FIX/$arch-panic.raw" | grep -Eo '(^| )R?SP=[0-9a-f]+' | head -n 1)
@@ -423,6 +423,32 @@ for arch in x86_64 arm64; do
 		"$(cmp -s "$T_TMP/got.raw" "$FIX/$arch-panic.raw" && echo ok)"
 	stop_servers
 done
+
+# Four snapshots (the default): CPU 0 idles but is caught once in a
+# kernel function (an interrupt), CPU 1 spins in a module every time.
+{
+	printf 'QEMU 7.2.22 monitor\r\n'
+	for rip0 in ffffffff81000410 ffffffff81000210 ffffffff81000410 ffffffff81000410; do
+		printf '(qemu) info registers -a\r\n\r\nCPU#0\r\nRSP=ffff888000001000\r\n'
+		printf 'RIP=%s\r\n\r\nCPU#1\r\nRSP=ffff888000009000\r\n' "$rip0"
+		printf 'RIP=ffffffffc0001010\r\n'
+	done
+	printf '(qemu) x/32gx 0xffff888000001000\r\nffff888000001000: 0xffffffff81000310 0x0\r\n'
+	printf '(qemu) x/32gx 0xffff888000009000\r\nffff888000009000: 0xffffffff81000210 0x0\r\n'
+	printf '(qemu) info cpus\r\n* CPU #0: thread_id=1\r\n  CPU #1: thread_id=2\r\n(qemu) '
+} > "$T_TMP/snaps.raw"
+rm -f "$SOCK"
+serve replay "$SOCK" "$T_TMP/snaps.raw" "$T_TMP/cmds" || echo "# the fake monitor did not start"
+monitor "four snapshots: exit 0" 0 "$SOCK" --arch x86_64 --system-map "$MAP"
+t_eq "four snapshots, then each CPU's stack, then the CPUs" \
+	"info registers -a|info registers -a|info registers -a|info registers -a|x/32gx 0xffff888000001000|x/32gx 0xffff888000009000|info cpus" \
+	"$(paste -sd '|' "$T_TMP/cmds")"
+t_eq "the CPU in the module every time, not the one caught once in panic" \
+	"cpu${TAB}1${TAB}2|title${TAB}hang in module code called from panic" \
+	"$(grep -E '^(cpu|title)' "$T_OUT" | paste -sd '|')"
+stop_servers
+t_rc "--snapshots 0: exit 2" 2 "$HANGSYM" --monitor x --arch x86_64 --system-map "$MAP" \
+	--snapshots 0
 
 rm -f "$SOCK"
 monitor "no socket: exit 2" 2 "$SOCK" --arch x86_64 --system-map "$MAP"

@@ -4,14 +4,17 @@
  *
  * Usage:
  *	hangsym --monitor SOCKET --arch x86_64|arm64 --system-map FILE
- *		[--raw FILE] [--timeout-ms N] [--results FILE --modules DIR]
+ *		[--raw FILE] [--timeout-ms N] [--snapshots N]
+ *		[--results FILE --modules DIR]
  *	hangsym --parse RAWFILE --arch x86_64|arm64 --system-map FILE
  *		[--results FILE --modules DIR]
  *
  * --monitor	a QEMU HMP monitor on a unix socket (QEMU started with
  *		-monitor unix:PATH,server=on,wait=off). hangsym waits for
  *		its "(qemu) " prompt and sends "info registers -a" (every
- *		CPU, each under a "CPU#N" line), then "x/32gx 0x<SP>" with
+ *		CPU, each under a "CPU#N" line) 4 times (--snapshots, 1 to
+ *		16), 150 ms apart, then
+ *		"x/32gx 0x<SP>" with
  *		each CPU's stack pointer that printed (QEMU 7.2's HMP knows
  *		no $rsp on x86_64 and no $sp on arm64), then "info cpus".
  *		Every wait, the connection's and each command's, is
@@ -36,10 +39,15 @@
  * whose stack the address is in (SP to SP + 32 words). Escape
  * sequences, \r and other control characters are dropped first.
  *
- * The report is about one CPU, the busiest: the first whose PC is in a
- * function of kernel text that is no spinner, or in module code; else
- * the first in user space; else the first that printed a PC. A guest
- * with several CPUs hangs in one while the others idle.
+ * A CPU seen again is a new snapshot of it: its registers are those of
+ * the last one, and every snapshot's PC counts for the choice below.
+ *
+ * The report is about one CPU, the busiest: each snapshot of a CPU
+ * ranks 3 with its PC in a function of kernel text that is no spinner
+ * or in module code, 2 in user space, 1 in a spinner; the CPU with the
+ * highest sum wins, then the highest rank now, then the first. A guest
+ * with several CPUs hangs in one while the others idle, and an idle one
+ * is now and then caught in an interrupt.
  *
  * Output (stdout, tab separated):
  *	cpu	<N>	<CPUs>	the CPU reported on, when there are several
@@ -99,6 +107,9 @@
 #define TIMEOUT_MAX	600000
 #define CMD_MAX		64		/* bytes of one monitor command */
 #define CPUS_MAX	16		/* CPUs read from a transcript */
+#define SNAPS		4		/* "info registers -a" asked this often, */
+#define SNAP_GAP_MS	150		/* apart */
+#define SNAPS_MAX	16		/* snapshots read from a transcript */
 #define PROMPT		"(qemu) "
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -153,8 +164,10 @@ struct symtab {
 
 /* One CPU of a transcript: its registers and the stack words at its SP. */
 struct cpu {
-	unsigned long long pc, sp, lr;
+	unsigned long long pc, sp, lr;	/* of its last snapshot */
 	int has_pc, has_sp, has_lr;
+	unsigned long long seen[SNAPS_MAX];	/* the PC of every snapshot */
+	size_t nr_seen;
 	unsigned long long word[WORDS_MAX];
 	size_t nr_words;
 };
@@ -171,6 +184,7 @@ struct opts {
 	const char *results, *modules;
 	const struct arch *arch;
 	int timeout_ms;
+	int snaps;
 };
 
 /* Where a PC in a module is: its module's file, section and function. */
@@ -187,7 +201,8 @@ static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: %s --monitor SOCKET --arch x86_64|arm64 --system-map FILE\n"
-		"       [--raw FILE] [--timeout-ms N] [--results FILE --modules DIR]\n"
+		"       [--raw FILE] [--timeout-ms N] [--snapshots N]\n"
+		"       [--results FILE --modules DIR]\n"
 		"   or: %s --parse RAWFILE --arch x86_64|arm64 --system-map FILE\n"
 		"       [--results FILE --modules DIR]\n",
 		prog, prog);
@@ -444,6 +459,14 @@ static int parse_cpu_line(struct capture *c, const char *s)
 	if (d == s + 4 || *d)
 		return 0;
 	c->at = n < CPUS_MAX ? n : CPUS_MAX;
+	/* A CPU seen again: a new snapshot, its registers the latest. */
+	if (c->at < CPUS_MAX && c->cpu[c->at].has_pc) {
+		struct cpu *p = &c->cpu[c->at];
+
+		p->has_pc = 0;
+		p->has_sp = 0;
+		p->has_lr = 0;
+	}
 	return 1;
 }
 
@@ -455,8 +478,11 @@ static void parse_regs(struct capture *c, const struct arch *ar,
 	if (c->at >= CPUS_MAX)
 		return;
 	p = &c->cpu[c->at];
-	if (!p->has_pc)
+	if (!p->has_pc) {
 		p->has_pc = reg_value(s, ar->pc, &p->pc);
+		if (p->has_pc && p->nr_seen < SNAPS_MAX)
+			p->seen[p->nr_seen++] = p->pc;
+	}
 	if (!p->has_sp)
 		p->has_sp = reg_value(s, ar->sp, &p->sp);
 	if (ar->lr && !p->has_lr)
@@ -818,29 +844,38 @@ static size_t frames_of(const struct symtab *st, const struct cpu *c,
  * How busy a CPU looks: 3 in a kernel function or module, 2 in user
  * space, 1 in a spinner, 0 no PC.
  */
-static int cpu_rank(const struct symtab *st, const struct cpu *p)
+static int pc_rank(const struct symtab *st, unsigned long long pc)
 {
 	const struct sym *y;
 	unsigned long long size;
 
-	if (!p->has_pc)
-		return 0;
-	if (!in_text(st, p->pc))
-		return p->pc >= KERNEL_HALF ? 3 : 2;
-	y = map_find(st, p->pc, &size);
+	if (!in_text(st, pc))
+		return pc >= KERNEL_HALF ? 3 : 2;
+	y = map_find(st, pc, &size);
 	return y && !is_spinner(y->name) ? 3 : 1;
 }
 
-/* The busiest CPU (the first of equals); the first one without PCs. */
+/*
+ * The busiest CPU: the highest sum of ranks over its snapshots (an idle
+ * CPU caught once in an interrupt loses to one stuck in code every
+ * time), then the highest rank now, then the first.
+ */
 static size_t pick_cpu(const struct symtab *st, const struct capture *c)
 {
-	size_t i, best = 0;
-	int r, top = -1;
+	size_t i, j, best = 0;
+	int sum, now, top_sum = -1, top_now = -1;
 
 	for (i = 0; i < c->nr_cpus; i++) {
-		r = cpu_rank(st, &c->cpu[i]);
-		if (r > top) {
-			top = r;
+		const struct cpu *p = &c->cpu[i];
+
+		if (!p->has_pc)
+			continue;
+		for (sum = 0, j = 0; j < p->nr_seen; j++)
+			sum += pc_rank(st, p->seen[j]);
+		now = pc_rank(st, p->pc);
+		if (sum > top_sum || (sum == top_sum && now > top_now)) {
+			top_sum = sum;
+			top_now = now;
 			best = i;
 		}
 	}
@@ -1038,9 +1073,16 @@ static int mon_capture(struct mon *m, const struct opts *o)
 	char cmd[CMD_MAX];
 	size_t i;
 
-	if (mon_connect(m, o->monitor) < 0 ||
-	    mon_cmd(m, "info registers -a") < 0)
+	if (mon_connect(m, o->monitor) < 0)
 		return -1;
+	for (i = 0; i < (size_t)o->snaps; i++) {
+		struct timespec gap = { 0, SNAP_GAP_MS * 1000000L };
+
+		if (i)
+			nanosleep(&gap, NULL);
+		if (mon_cmd(m, "info registers -a") < 0)
+			return -1;
+	}
 	parse_capture(&c, o->arch, m->buf, m->len);
 	for (i = 0; i < c.nr_cpus; i++) {
 		if (!c.cpu[i].has_sp)
@@ -1125,6 +1167,18 @@ static int parse_timeout(const char *s)
 	return (int)v;
 }
 
+static int parse_snaps(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 1 || v > SNAPS_MAX)
+		die("--snapshots wants 1 to %d, got \"%s\"", SNAPS_MAX, show(s, strlen(s)));
+	return (int)v;
+}
+
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lopts[] = {
@@ -1136,12 +1190,14 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "timeout-ms",	required_argument, NULL, 't' },
 		{ "results",	required_argument, NULL, 'R' },
 		{ "modules",	required_argument, NULL, 'M' },
+		{ "snapshots",	required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt;
 
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = TIMEOUT_MS;
+	o->snaps = SNAPS;
 	while ((opt = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		if (opt == 'm')
 			o->monitor = optarg;
@@ -1157,6 +1213,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->results = optarg;
 		else if (opt == 'M')
 			o->modules = optarg;
+		else if (opt == 'n')
+			o->snaps = parse_snaps(optarg);
 		else if (opt == 't')
 			o->timeout_ms = parse_timeout(optarg);
 		else
