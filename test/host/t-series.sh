@@ -112,7 +112,7 @@ run_in "$FIX" guest.yaml
 t_eq "guest: exit 0, records match guest.golden" "0 $(< "$FIX/guest.golden")" \
 	"$RC $(golden "$FIX_REAL")"
 t_eq "guest: KUnit options after the suites' own" \
-	"CONFIG_KUNIT=y CONFIG_KUNIT_DEFAULT_ENABLED=y CONFIG_KUNIT_DEBUGFS=y CONFIG_DEBUG_FS=y CONFIG_MY_SUITE_TEST=y CONFIG_SMP=y" \
+	"CONFIG_KUNIT=y CONFIG_KUNIT_DEBUGFS=y CONFIG_DEBUG_FS=y CONFIG_MY_SUITE_TEST=y CONFIG_SMP=y" \
 	"$(sed -n 's/^kconfig\t//p' "$OUT" | xargs)"
 t_eq "guest: each module loaded once as a driver, as the kernel names it" \
 	"my_mod other" "$(sed -n 's/^driver\t//p' "$OUT" | xargs)"

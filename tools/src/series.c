@@ -2267,12 +2267,9 @@ static void print_guest(FILE *f, const struct series *s)
 		if (s->ops[i].kind == OPK_KUNIT)
 			break;
 	if (i < s->nops) {
-		/*
-		 * The suites run at boot, built in (allnoconfig leaves them
-		 * off by default: "kunit: disabled"); their results in debugfs.
-		 */
-		fprintf(f, "kconfig\tCONFIG_KUNIT=y\nkconfig\tCONFIG_KUNIT_DEFAULT_ENABLED=y\n"
-			"kconfig\tCONFIG_KUNIT_DEBUGFS=y\nkconfig\tCONFIG_DEBUG_FS=y\n");
+		/* The suites run at boot, built in; their results in debugfs. */
+		fprintf(f, "kconfig\tCONFIG_KUNIT=y\nkconfig\tCONFIG_KUNIT_DEBUGFS=y\n"
+			"kconfig\tCONFIG_DEBUG_FS=y\n");
 		for (; i < s->nops; i++)
 			for (k = 0; k < s->ops[i].nconfig; k++)
 				fprintf(f, "kconfig\t%s=y\n", s->ops[i].config[k]);

@@ -391,7 +391,11 @@ stage_boot_start()
 		return 1
 	fi
 	echo "initramfs: $(($(now_ms) - t)) ms" >> "$log"
+	# allnoconfig leaves KUnit's suites off by default
+	# (CONFIG_KUNIT_DEFAULT_ENABLED): a guest with suites to read turns
+	# them on.
 	local extra=${skips:+bisect_skip=$skips}
+	((${#GUEST_KCONFIG[@]})) && extra+="${extra:+ }kunit.enable=1"
 	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" \
 		"$log" "$extra"
 }
