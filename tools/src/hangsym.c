@@ -1154,28 +1154,16 @@ static const struct arch *arch_of(const char *name)
 	return NULL;
 }
 
-static int parse_timeout(const char *s)
+/* The value of option @opt: a decimal from @lo to @hi. */
+static int parse_int(const char *opt, const char *s, long lo, long hi)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > TIMEOUT_MAX)
-		die("--timeout-ms wants 1 to %d, got \"%s\"", TIMEOUT_MAX,
-		    show(s, strlen(s)));
-	return (int)v;
-}
-
-static int parse_snaps(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > SNAPS_MAX)
-		die("--snapshots wants 1 to %d, got \"%s\"", SNAPS_MAX, show(s, strlen(s)));
+	if (errno || end == s || *end || v < lo || v > hi)
+		die("--%s wants %ld to %ld, got \"%s\"", opt, lo, hi, show(s, strlen(s)));
 	return (int)v;
 }
 
@@ -1214,9 +1202,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		else if (opt == 'M')
 			o->modules = optarg;
 		else if (opt == 'n')
-			o->snaps = parse_snaps(optarg);
+			o->snaps = parse_int("snapshots", optarg, 1, SNAPS_MAX);
 		else if (opt == 't')
-			o->timeout_ms = parse_timeout(optarg);
+			o->timeout_ms = parse_int("timeout-ms", optarg, 1, TIMEOUT_MAX);
 		else
 			bad_usage();
 	}
