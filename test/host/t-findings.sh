@@ -51,7 +51,7 @@ new()
 	t_rc "$desc" "$rc" "$F" new "$@"
 }
 
-t_plan 98
+t_plan 100
 
 # --- gcc: a child moves every line, adds two findings, drops one ---
 parse "gcc parent parses" gcc-p.tsv --tool gcc "$FIX/gcc-parent.txt"
@@ -210,6 +210,12 @@ new "accept lines that do not match: exit 1" 1 --parent "$T_TMP/gcc-p.tsv" \
 	--child "$T_TMP/gcc-c.tsv" --accept "$T_TMP/acc-none"
 t_grep "file, kind and substring must all match" "^summary${TAB}2 new, 0 acked, 1 gone\$" "$T_OUT"
 row -Wmissing-prototypes '*' demo_extra "" > "$T_TMP/acc-noreason"
+row '*' '*' demo_extra "any kind, any file" > "$T_TMP/acc-star"
+new "accept by kind '*' and file '*': exit 1, another is new" 1 --parent "$T_TMP/gcc-p.tsv" \
+	--child "$T_TMP/gcc-c.tsv" --accept "$T_TMP/acc-star"
+t_grep "kind '*' accepts any kind" \
+	"^acked${TAB}$DEMO${TAB}-Wmissing-prototypes${TAB}no previous prototype for 'demo_extra'${TAB}[^$TAB]*${TAB}any kind, any file\$" \
+	"$T_OUT"
 new "accept line without a reason: exit 2" 2 --parent "$T_TMP/gcc-p.tsv" \
 	--child "$T_TMP/gcc-c.tsv" --accept "$T_TMP/acc-noreason"
 t_grep "it names FILE:LINE" "^findings: error: $T_TMP/acc-noreason:1: " "$T_OUT"

@@ -66,9 +66,10 @@
  * new reads two outputs of parse, the parent's and the child's, and an
  * optional accept file, TSV lines "kind<TAB>file<TAB>substring<TAB>
  * reason" (blank lines and lines starting with "#" are ignored): a new
- * finding of that kind, in that file ("*": any) whose message contains
- * the substring (an empty one: any message) is accepted, for the reason
- * (not empty; the first line that matches gives it). It prints, sorted,
+ * finding of that kind and in that file ("*" for either: any) whose
+ * message contains the substring (an empty one: any message) is accepted,
+ * for the reason (not empty; the first line that matches gives it). It
+ * prints, sorted,
  *
  *	new<TAB>file<TAB>kind<TAB>message<TAB>raw
  *	acked<TAB>file<TAB>kind<TAB>message<TAB>raw<TAB>reason
@@ -792,7 +793,7 @@ static const char *accepted(const struct finding *f, const struct accept *a, siz
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		if (strcmp(a[i].kind, f->kind))
+		if (strcmp(a[i].kind, "*") && strcmp(a[i].kind, f->kind))
 			continue;
 		if (strcmp(a[i].file, "*") && strcmp(a[i].file, f->file))
 			continue;
