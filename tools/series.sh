@@ -12,6 +12,10 @@
 # Sourced by every tool that reads a series; expects lib.sh.
 
 declare -a STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=()
+# FINDING_ACCEPT[N]: the findings patch N accepts (series.yaml
+# findings-accept), one "CHECK<TAB>KIND<TAB>FILE<TAB>MATCH<TAB>REASON\n"
+# each, KIND and FILE "*" for any.
+declare -a FINDING_ACCEPT=()
 declare -a PREP_PATCHES=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 declare -a TGT_NAMES=()
@@ -33,7 +37,7 @@ declare -F hash_to > /dev/null || source "$TOP/tools/cache.sh"
 load_series()
 {
 	local file=$1; shift
-	local records kind a b c d e i n=0 archs=()
+	local records kind a b c d e f i n=0 archs=()
 
 	[[ -f "$file" ]] || die "$file: no such series file (set SERIES=path/to/series.yaml)"
 	[[ -x "$TOP/tools/bin/series" ]] || die "tools/bin/series is not built: run 'make tools'"
@@ -43,14 +47,17 @@ load_series()
 	done
 	records=$("$TOP/tools/bin/series" "${archs[@]}" "$file") || exit "$EXIT_SETUP"
 	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
-	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
+	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=()
 	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 	TGT_SKIP=()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
 	GUEST_MODULES=- GUEST_PROGRAMS=-
 	SERIES_COVER=
-	while IFS=$'\t' read -r kind a b c d e; do
+	# The last variable takes the rest of the line, tabs and all: the
+	# longest record with a fixed number of fields, finding-accept, has
+	# seven.
+	while IFS=$'\t' read -r kind a b c d e f; do
 		case $kind in
 		name) SERIES_NAME=$a ;;
 		version) SERIES_VERSION=$a ;;
@@ -73,14 +80,18 @@ load_series()
 			ACCEPT_TYPES[a]+="$b "
 			ACCEPT_REASON["$a:$b"]=$c
 			;;
+		finding-accept) FINDING_ACCEPT[a]+="$b"$'\t'"$c"$'\t'"$d"$'\t'"$e"$'\t'"$f"$'\n' ;;
 		expect) EXPECT["$a:$b"]=$c ;;
 		guest-modules) GUEST_MODULES=$a ;;
 		guest-programs) GUEST_PROGRAMS=$a ;;
 		program) GUEST_EXECS+=("$a") ;;
 		driver) GUEST_DRIVERS+=("$a") ;;
 		kconfig) GUEST_KCONFIG+=("$a") ;;
-		# Fields are never empty: rejoined as the runner's line.
-		op) GUEST_OPS+=("$a${b:+$'\t'$b}${c:+$'\t'$c}${d:+$'\t'$d}${e:+$'\t'$e}") ;;
+		op)
+			# Fields are never empty: rejoined as the runner's line.
+			a+=${b:+$'\t'$b}${c:+$'\t'$c}${d:+$'\t'$d}
+			GUEST_OPS+=("$a${e:+$'\t'$e}${f:+$'\t'$f}")
+			;;
 		opyaml) GUEST_OPS_YAML+=("$a") ;;
 		esac
 	done <<< "$records"
@@ -154,7 +165,7 @@ yaml_str()
 # longer series) changes the variables and writes it out with this.
 series_write()
 {
-	local id i t skip
+	local id i t skip check kind file match reason listed
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "$SERIES_NAME")" "$SERIES_VERSION"
 	printf 'cover-letter: %s\nconfig: %s\n' "$(yaml_str "$SERIES_COVER")" \
@@ -208,6 +219,18 @@ series_write()
 					"$(yaml_str "${ACCEPT_REASON["$i:$t"]}")"
 			done
 		fi
+		# KIND and FILE "*" (any) are the defaults: left out.
+		listed=''
+		while IFS=$'\t' read -r check kind file match reason; do
+			[[ -n "$check" ]] || continue
+			[[ -n "$listed" ]] || printf '    findings-accept:\n'
+			listed=1
+			printf '      - check: %s\n' "$(yaml_str "$check")"
+			[[ "$kind" == '*' ]] || printf '        kind: %s\n' "$(yaml_str "$kind")"
+			[[ "$file" == '*' ]] || printf '        file: %s\n' "$(yaml_str "$file")"
+			printf '        match: %s\n        reason: %s\n' "$(yaml_str "$match")" \
+				"$(yaml_str "$reason")"
+		done <<< "${FINDING_ACCEPT[i]:-}"
 		printf '    expect:\n'
 		for id in "${TEST_IDS[@]}"; do
 			printf '      %s: %s\n' "$id" "${EXPECT["$i:$id"]}"

@@ -400,7 +400,7 @@ case_series()
 		unknown-key)
 			line=$(grep -n 'checkpatch-acept:' "$f" | cut -d: -f1)
 			col=5 key='patches\[0\]\.checkpatch-acept'
-			re="unknown key 'checkpatch-acept' \(allowed: file, checkpatch-accept, expect\)"
+			re="unknown key 'checkpatch-acept' \(allowed: file, checkpatch-accept, findings-accept, expect\)"
 			;;
 		missing-patch)
 			line=$(grep -n 'file: no-such-fault.patch' "$f" | cut -d: -f1)

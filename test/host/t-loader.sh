@@ -16,9 +16,10 @@
 SERIES_BIN=$T_BIN/series
 FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/faults/warn.yaml" "$T_TOP/test/fixtures/identity/comment.yaml"
-	"$T_TOP/test/fixtures/loader/quoting.yaml")
+	"$T_TOP/test/fixtures/loader/quoting.yaml"
+	"$T_TOP/test/fixtures/loader/findings-accept.yaml")
 
-t_plan $((${#FILES[@]} + 14))
+t_plan $((${#FILES[@]} + 20))
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -43,6 +44,43 @@ t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "${TGT_NAMES[*]}"
 t_eq "a target nobody declared is an error naming the declared ones" \
 	"TARGETS=arm64-gcc: $T_TOP/test/fixtures/loader/quoting.yaml declares no target 'arm64-gcc' (declared: x86_64-gcc x86_64-gcc-nb)" \
 	"$( (TARGETS=arm64-gcc load_series "$T_TOP/test/fixtures/loader/quoting.yaml") 2>&1 | sed 's/^[^:]*: error: //')"
+
+# record(): the arguments as one tab-separated line.
+record()
+{
+	local IFS=$'\t'
+	printf '%s\n' "$*"
+}
+
+# The findings each patch accepts (findings-accept): one line each,
+# CHECK KIND FILE MATCH REASON and a newline, "*" for a kind or file
+# left out.
+load_series "$T_TOP/test/fixtures/loader/findings-accept.yaml"
+t_eq "FINDING_ACCEPT: patch 1's, in order, kind and file given or left out" \
+	"$(record w1 -Wmissing-prototypes kernel/kallsyms.c \
+		"no previous prototype for 'kallsyms_lookup_name'" \
+		"called from assembly, folded over two lines"
+	record sparse '*' '*' 'plain integer as NULL: "0" # no comment' \
+		"it says \"why\": C:\\path and 'single' quotes")"$'\n' "${FINDING_ACCEPT[1]}"
+t_eq "FINDING_ACCEPT: patch 3's, '*' given as left out, leading spaces kept" \
+	"$(record kdoc '*' include/linux/kallsyms.h "  leading spaces: kept" "the kind left out"
+	record tags '*' '*' '*' '"*" given is any, as left out: -x')"$'\n' "${FINDING_ACCEPT[3]}"
+t_eq "FINDING_ACCEPT: nothing for patch 2, which accepts none" "1 3" "${!FINDING_ACCEPT[*]}"
+want="${!FINDING_ACCEPT[*]}|${FINDING_ACCEPT[1]}|${FINDING_ACCEPT[3]}"
+series_write > "$T_TMP/fa.yaml"
+load_series "$T_TMP/fa.yaml"
+t_eq "FINDING_ACCEPT: written and loaded again, the same" \
+	"$want" "${!FINDING_ACCEPT[*]}|${FINDING_ACCEPT[1]}|${FINDING_ACCEPT[3]}"
+# As a tool that accepts a finding sets it (test/e2e/t-50-faults.sh).
+FINDING_ACCEPT[2]=$(record w1 '*' '*' "set but not used" "the fixture's own")$'\n'
+series_write > "$T_TMP/fa-edited.yaml"
+want=$(record finding-accept 2 "${FINDING_ACCEPT[2]%$'\n'}")
+t_eq "FINDING_ACCEPT set by a tool: its record, after patch 2's line, is all that is new" \
+	"$("$SERIES_BIN" "$T_TMP/fa.yaml" |
+		awk -v r="$want" '{ print } /^patch\t2\t/ { print r }')" \
+	"$("$SERIES_BIN" "$T_TMP/fa-edited.yaml" 2>&1)"
+load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
+t_eq "FINDING_ACCEPT: a second load drops the first's" 0 "${#FINDING_ACCEPT[@]}"
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"

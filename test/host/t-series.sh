@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 240
+t_plan 276
 
 # ---- valid series ----
 
@@ -105,6 +105,90 @@ t_eq "minimal: default timeout, no prep (minimal.golden)" \
 	"$(< "$FIX/minimal.golden")" "$(golden "$FIX_REAL")"
 t_eq "minimal: no targets: the one default target" \
 	"target	x86_64-gcc	x86_64	gcc	-	yes" "$(grep '^target	' "$OUT")"
+
+# ---- findings-accept: the robots' findings a patch accepts ----
+
+run_in "$FIX" findings-accept.yaml
+t_eq "findings-accept: exit 0, nothing on stderr" "0 " "$RC $(< "$ERR")"
+t_eq "findings-accept: records match findings-accept.golden" \
+	"$(< "$FIX/findings-accept.golden")" "$(golden "$FIX_REAL")"
+# record(): print the arguments as one tab-separated record.
+record()
+{
+	local IFS=$'\t'
+	printf '%s\n' "$*"
+}
+
+t_eq "findings-accept: after the patch's accept lines, in order, * for kind or file left out" \
+	"$(record patch 1 @DIR@/patches/0001-dummy-1.patch
+	record accept 1 LONG_LINE "after findings-accept in the file, before it in the records"
+	record finding-accept 1 w1 -Wmissing-prototypes kernel/kallsyms.c \
+		"no previous prototype" "the function is called from assembly only"
+	record finding-accept 1 sparse '*' '*' 'plain integer as NULL: "0"' \
+		'it says "why" with a \backslash'
+	record finding-accept 1 kdoc '*' include/linux/kallsyms.h "not described" \
+		"the kind left out"
+	record finding-accept 1 tags trailer-format '*' "outside the trailer block" \
+		"the file left out"
+	record patch 2 @DIR@/patches/0002-dummy-2.patch)" \
+	"$(golden "$FIX_REAL" | sed -n '/^patch	1/,/^patch	2/p')"
+t_eq "findings-accept: an empty list gives no record" "1 1 1 1" \
+	"$(awk -F'\t' '$1 == "finding-accept" { print $2 }' "$OUT" | xargs)"
+
+# The records as the shell glue reads them: every field lands apart.
+fa=''
+while IFS=$'\t' read -r kind a b c d e f; do
+	[[ $kind == finding-accept && $b == tags ]] && fa="$a|$b|$c|$d|$e|$f"
+done < "$OUT"
+t_eq "findings-accept: read -r splits a finding-accept record" \
+	"1|tags|trailer-format|*|outside the trailer block|the file left out" "$fa"
+
+fails findings-accept-bad 17
+fkey='patches[0].findings-accept'
+has_error findings-accept-bad 18 42 "${fkey}[0].colour" \
+	"unknown key 'colour' \(allowed: check, kind, file, match, reason\)$"
+has_error findings-accept-bad 19 9 "${fkey}[1].check" "missing required key$"
+has_error findings-accept-bad 20 9 "${fkey}[2].match" "missing required key$"
+has_error findings-accept-bad 21 9 "${fkey}[3].reason" "missing required key$"
+has_error findings-accept-bad 22 17 "${fkey}[4].check" \
+	"expected w1, sparse, kdoc or tags, got 'checkpatch'$"
+has_error findings-accept-bad 23 28 "${fkey}[5].match" "must not be empty$"
+has_error findings-accept-bad 24 39 "${fkey}[6].reason" "must not be empty$"
+has_error findings-accept-bad 25 27 "${fkey}[7].kind" "must not be empty$"
+has_error findings-accept-bad 26 27 "${fkey}[8].file" "must not be empty$"
+has_error findings-accept-bad 27 17 "${fkey}[9].check" "'w1\?' contains a tab or newline$"
+has_error findings-accept-bad 28 27 "${fkey}[10].kind" "'-W\?x' contains a tab or newline$"
+has_error findings-accept-bad 29 27 "${fkey}[11].file" "'a\?b\.c' contains a tab or newline$"
+has_error findings-accept-bad 30 28 "${fkey}[12].match" "'m\?n' contains a tab or newline$"
+has_error findings-accept-bad 31 39 "${fkey}[13].reason" "'r\?s' contains a tab or newline$"
+has_error findings-accept-bad 32 27 "${fkey}[14].kind" "expected a scalar, got a sequence$"
+has_error findings-accept-bad 33 17 "${fkey}[15].check" \
+	"expected w1, sparse, kdoc or tags, got 'W1'$"
+has_error findings-accept-bad 34 9 "${fkey}[16]" "expected a mapping, got a scalar$"
+t_eq "findings-accept-bad: nothing on stdout" "" "$(< "$OUT")"
+
+fails findings-accept-not-a-sequence 2
+has_error findings-accept-not-a-sequence 16 7 "patches[0].findings-accept" \
+	"expected a sequence, got a mapping$"
+has_error findings-accept-not-a-sequence 21 21 "patches[1].findings-accept" \
+	"expected a sequence, got an empty value \(write \[\] for none\)$"
+
+fails findings-accept-folded 2
+has_error findings-accept-folded 20 17 "patches[0].findings-accept[0].reason" \
+	"'first paragraph\?second paragraph' contains a tab or newline$"
+has_error findings-accept-folded 25 16 "patches[0].findings-accept[1].match" \
+	"'a line\?' contains a tab or newline$"
+
+fails findings-accept-misplaced 4
+has_error findings-accept-misplaced 11 3 base.findings-accept \
+	"unknown key 'findings-accept' \(allowed: package, prep, expect\)$"
+has_error findings-accept-misplaced 16 6 "targets[0].findings-accept" \
+	"unknown key 'findings-accept' \(allowed: name, arch, compiler, config, boot, skip\)$"
+has_error findings-accept-misplaced 22 38 "patches[0].checkpatch-accept[0].findings-accept" \
+	"unknown key 'findings-accept' \(allowed: type, reason\)$"
+allowed='name, version, cover-letter, config, base, boot, targets, tests, guest, patches'
+has_error findings-accept-misplaced 24 1 findings-accept \
+	"unknown key 'findings-accept' \(allowed: $allowed\)$"
 
 # ---- guest program ----
 
@@ -356,8 +440,9 @@ chmod 644 "$copy/patches/0001-dummy-1.patch"
 # ---- one fixture per error class ----
 
 fails unknown-key 1
+allowed='file, checkpatch-accept, findings-accept, expect'
 has_error unknown-key 17 5 "patches[0].checkpatch-acept" \
-	"unknown key 'checkpatch-acept' \(allowed: file, checkpatch-accept, expect\)$"
+	"unknown key 'checkpatch-acept' \(allowed: $allowed\)$"
 
 fails wrong-type 1
 has_error wrong-type 6 7 base "expected a mapping, got a scalar$"
@@ -468,7 +553,7 @@ mkdir -p "$mut"
 cp -R "$FIX/cover-letter.txt" "$FIX/bisect.config" "$FIX/patches" \
 	"$FIX/kconfig" "$mut/"
 bad=''
-for f in valid minimal targets; do
+for f in valid minimal targets findings-accept; do
 	n=$(wc -l < "$FIX/$f.yaml")
 	for ((i = 1; i <= n; i++)); do
 		for m in "${i}d" "${i}p"; do
@@ -479,7 +564,7 @@ for f in valid minimal targets; do
 		done
 	done
 done
-t_eq "mutants of valid, minimal and targets: rc 0 or 2, every error FILE:LINE:COL: KEY" \
+t_eq "mutants of valid, minimal, targets, findings-accept: rc 0 or 2, errors FILE:LINE:COL: KEY" \
 	"" "$bad"
 
 # ---- the series name: a git branch component and a file name ----
@@ -620,6 +705,8 @@ t_grep "--help documents the guest-programs record" "^  guest-programs /abs/dir 
 	"$T_OUT"
 t_grep "--help documents the program record" "^  program +NAME +\(each program guest\.run execs" \
 	"$T_OUT"
+t_grep "--help documents the finding-accept record" \
+	"^  finding-accept N CHECK KIND FILE MATCH REASON$" "$T_OUT"
 t_grep "--help documents --arch" "^  --arch NAME +accept only the arch names given" \
 	"$T_OUT"
 t_rc "no argument: exit 2" 2 "$SERIES"

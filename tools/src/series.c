@@ -100,6 +100,15 @@ struct accept {
 	const char *reason;
 };
 
+/* A finding of a robots' check that a patch is allowed to have. */
+struct finding_accept {
+	const char *check;	/* one of finding_checks[] */
+	const char *kind;	/* "*": any kind */
+	const char *file;	/* "*": any file */
+	const char *match;	/* a substring of its message */
+	const char *reason;
+};
+
 /* A declared test that a target does not run, and why. */
 struct skip {
 	const char *test;
@@ -122,6 +131,8 @@ struct patch {
 	char *file;
 	struct accept *acc;
 	size_t nacc;
+	struct finding_accept *facc;
+	size_t nfacc;
 	char *expect;		/* per declared test: 'y', 'n' or 0 */
 };
 
@@ -200,10 +211,19 @@ static const char * const boot_keys[] = { "timeout", NULL };
 static const char * const test_keys[] = { "id", "claim", NULL };
 
 static const char * const patch_keys[] = {
-	"file", "checkpatch-accept", "expect", NULL
+	"file", "checkpatch-accept", "findings-accept", "expect", NULL
 };
 
 static const char * const accept_keys[] = { "type", "reason", NULL };
+
+static const char * const finding_accept_keys[] = {
+	"check", "kind", "file", "match", "reason", NULL
+};
+
+/* The robots' checks whose findings a patch may accept. */
+static const char * const finding_checks[] = {
+	"w1", "sparse", "kdoc", "tags", NULL
+};
 
 static const char * const target_keys[] = {
 	"name", "arch", "compiler", "config", "boot", "skip", NULL
@@ -1641,6 +1661,71 @@ static void check_accepts(struct patch *p, const struct node *seq,
 	}
 }
 
+/* The check of a findings-accept item: one of finding_checks[]. */
+static const char *get_finding_check(const struct node *n, const char *key)
+{
+	size_t i;
+
+	if (!get_text(n, key, NULL, NULL))
+		return NULL;
+	for (i = 0; finding_checks[i]; i++)
+		if (scalar_is(n, finding_checks[i]))
+			return n->val;
+	report(n, key, "expected w1, sparse, kdoc or tags, got '%s'", shown(n));
+	return NULL;
+}
+
+/*
+ * An optional key of a findings-accept item: "*" (any) when absent;
+ * given, it must be a non-empty text. NULL when it is wrong.
+ */
+static const char *get_finding_any(const struct node *map, const char *key,
+				   const char *name)
+{
+	char sub[KEY_LEN];
+	const struct node *v = lookup(map, name);
+
+	if (!v)
+		return "*";
+	key_join(sub, key, name, strlen(name));
+	return get_text(v, sub, NULL, NULL);
+}
+
+static void check_finding_accepts(struct patch *p, const struct node *seq,
+				  const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	p->facc = xcalloc(seq->nkid, sizeof(*p->facc));
+	for (i = 0; i < seq->nkid; i++) {
+		/* Filled here, kept only when complete. */
+		struct finding_accept a = { .check = NULL };
+
+		n = seq->kid[i];
+		key_index(item, key, i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, finding_accept_keys);
+		v = need(n, item, "check", sub);
+		if (v)
+			a.check = get_finding_check(v, sub);
+		a.kind = get_finding_any(n, item, "kind");
+		a.file = get_finding_any(n, item, "file");
+		v = need(n, item, "match", sub);
+		if (v)
+			a.match = get_text(v, sub, NULL, NULL);
+		v = need(n, item, "reason", sub);
+		if (v)
+			a.reason = get_text(v, sub, NULL, NULL);
+		if (a.check && a.kind && a.file && a.match && a.reason)
+			p->facc[p->nfacc++] = a;
+	}
+}
+
 static void check_patches(struct series *s, const struct node *seq)
 {
 	char sub[KEY_LEN], item[KEY_LEN];
@@ -1673,6 +1758,11 @@ static void check_patches(struct series *s, const struct node *seq)
 		if (v) {
 			key_join(sub, item, "checkpatch-accept", 17);
 			check_accepts(p, v, sub);
+		}
+		v = lookup(n, "findings-accept");
+		if (v) {
+			key_join(sub, item, "findings-accept", 15);
+			check_finding_accepts(p, v, sub);
 		}
 		v = need(n, item, "expect", sub);
 		if (v)
@@ -2396,6 +2486,11 @@ static void print_series(FILE *f, const struct series *s)
 		for (j = 0; j < p->nacc; j++)
 			fprintf(f, "accept\t%zu\t%s\t%s\n", i + 1,
 				p->acc[j].type, p->acc[j].reason);
+		for (j = 0; j < p->nfacc; j++)
+			fprintf(f, "finding-accept\t%zu\t%s\t%s\t%s\t%s\t%s\n",
+				i + 1, p->facc[j].check, p->facc[j].kind,
+				p->facc[j].file, p->facc[j].match,
+				p->facc[j].reason);
 	}
 	print_expect(f, s, 0, s->base_expect);
 	for (i = 0; i < s->npatches; i++)
@@ -2418,6 +2513,7 @@ static void free_series(struct series *s)
 	for (i = 0; i < s->npatches; i++) {
 		free(s->patches[i].file);
 		free(s->patches[i].acc);
+		free(s->patches[i].facc);
 		free(s->patches[i].expect);
 	}
 	free(s->patches);
@@ -2484,6 +2580,10 @@ static void usage(FILE *f, bool full)
 		"  prep     /abs/patch              (each base.prep patch, in order)\n"
 		"  patch    N  /abs/patch           (patches numbered from 1)\n"
 		"  accept   N  TYPE  REASON         (after the patch N line)\n"
+		"  finding-accept N CHECK KIND FILE MATCH REASON\n"
+		"                                   (after patch N's accept lines; CHECK\n"
+		"                                   w1|sparse|kdoc|tags, KIND and FILE\n"
+		"                                   * for any)\n"
 		"  expect   STEP  ID  yes|no        (step 0 = base, then each patch)\n"
 		"\n"
 		"Relative paths are resolved against the directory of FILE.\n"
