@@ -242,3 +242,23 @@ cache_put()
 	rm -rf "$d"
 	mv "$d.tmp.$$" "$d"
 }
+
+# tool_version(): variable $1 = what program $2 says with --version,
+# asked once per installed program (a Python or Perl one takes a quarter
+# of a second to start) and kept in WORKDIR/toolchain under the
+# program's path, size, mtime, ctime and inode, which an upgrade changes.
+tool_version()
+{
+	local -n __tv_ref=$1; shift
+	local name=$1; shift
+	local key file
+
+	path_of "$name"
+	hash_to key "$name" "$(stat -L -c '%n %s %Y %Z %i' "${REPLY:-$name}" 2>&1)"
+	file=$WORKDIR/toolchain/$name-$key
+	text_of __tv_ref "$file" && [[ -n "$__tv_ref" ]] && return 0
+	mkdir -p "$WORKDIR/toolchain"
+	"$name" --version > "$file.tmp.$$" 2>&1
+	mv "$file.tmp.$$" "$file"
+	text_of __tv_ref "$file"
+}

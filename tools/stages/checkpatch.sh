@@ -80,22 +80,3 @@ stage_checkpatch()
 		result "$rec" ok "clean"
 	fi
 }
-
-# codespell_version(): variable $1 = `codespell --version`, asked once
-# per installed codespell (it starts Python: a quarter of a second) and
-# kept in WORKDIR/toolchain under the program's path, size, mtime, ctime
-# and inode, which an upgrade changes.
-codespell_version()
-{
-	local -n __cs_ref=$1; shift
-	local key file
-
-	path_of codespell
-	hash_to key codespell "$(stat -L -c '%n %s %Y %Z %i' "${REPLY:-codespell}" 2>&1)"
-	file=$WORKDIR/toolchain/codespell-$key
-	text_of __cs_ref "$file" && [[ -n "$__cs_ref" ]] && return 0
-	mkdir -p "$WORKDIR/toolchain"
-	codespell --version > "$file.tmp.$$" 2>&1
-	mv "$file.tmp.$$" "$file"
-	text_of __cs_ref "$file"
-}
