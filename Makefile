@@ -101,7 +101,7 @@ deps: ## install every Debian package the targets need
 # make exits 2 for any failed recipe; the tool's own code (0 passed, 1 a
 # check failed, 2 usage or setup error) is said here, and scripts that
 # need it call tools/bisect-check directly (README, "Exit codes").
-bisect-check: tools ## replay the series: apply, checkpatch, build, boot, test; print the matrix
+bisect-check: tools ## replay the series: apply, checkpatch, robots' checks, build, boot, test; print the matrix
 	$(Q)tools/deps.sh bisect $(if $(BUILD_HOSTS),dist)
 	$(Q)tools/bisect-check "$(SERIES)" || { rc=$$?; case $$rc in \
 		1) why="a check failed" ;; 2) why="a usage or setup error" ;; \

@@ -158,6 +158,12 @@ declare -rA CACHE_EVIDENCE=(
 	[checkpatch]="logs/@-checkpatch.log"
 	[boot]="logs/@-boot.log boot/@/console.log boot/@/results.ktap boot/@/triage.tsv boot/@/hang.raw boot/@/kernel.log"
 	[tests]="boot/@/results.ktap"
+	[tags]="logs/@-tags.log"
+	[kdoc]="logs/@-kdoc.log"
+	[cc]="logs/@-cc.log"
+	[w1]="logs/@-w1.log"
+	[sparse]="logs/@-sparse.log"
+	[exports]="logs/@-exports.log"
 )
 
 # cache_dir(): the directory of one cached cell.

@@ -30,6 +30,20 @@ PROG=${PROG:-$(basename "$0")}
 : "${JOBS:=$(nproc)}"
 : "${SERIES:=$TOP/series.yaml}"
 
+# b4_config_of(): the b4 config `make send` uses for series file $1 (and
+# the cc check judges): the .b4-config beside the series file, else
+# this repository's.
+b4_config_of()
+{
+	local dir=${1%/*}
+	[[ "$1" == */* ]] || dir=.
+	if [[ -f "$dir/.b4-config" ]]; then
+		realpath "$dir/.b4-config"
+	else
+		echo "$TOP/.b4-config"
+	fi
+}
+
 # msg(): print an informational line to stderr.
 msg()
 {

@@ -100,11 +100,14 @@ workdir_prune()
 	fi
 	prune_unused "$workdir/artifacts" 1 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/build" 1 '*' "$PRUNE_DAYS"
+	prune_unused "$workdir/build-w1" 1 '*' "$PRUNE_DAYS"
+	prune_unused "$workdir/wcheck" 1 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/bisect-run" 2 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/initramfs" 1 'base-*' "$PRUNE_DAYS"
 	prune_unused "$workdir/cache" 2 '*' "$PRUNE_DAYS"
 	prune_unused "$workdir/cache" 2 '*.tmp.*' 1
 	prune_unused "$workdir/artifacts" 1 '*.tmp.*' 1
+	prune_unused "$workdir/wcheck" 1 '*.tmp.*' 1
 	return 0
 }
 

@@ -35,7 +35,7 @@ SERIES=${1:-$SERIES}
 KREPO=$WORKDIR/kernel.git
 WT=$WORKDIR/send-wt
 LOG=$WORKDIR/send.log
-B4CONFIG=$TOP/.b4-config
+B4CONFIG=$(b4_config_of "$SERIES")
 T0=$(now_ms)
 
 declare -a PATCHES=() FILE_IDS=() SENT_IDS=() RUN_IDS=() WHY=()

@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 26
+t_plan 28
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -41,6 +41,12 @@ E2E_TARGET=x86_64-gcc
 t_grep "2/3: the unverifiable commit id is accepted with its reason" \
 	'^accepted WARNING UNKNOWN_COMMIT_ID: .*imported Debian tree has no history' \
 	"$E2E_RUN/details/2-checkpatch.txt"
+t_grep "3/3: a modular file naming kallsyms_lookup_name is no user: its object does not use it" \
+	'^kallsyms_lookup_name in lib/longest_symbol_kunit\.c: can be a module .*, but its object does not use kallsyms_lookup_name$' \
+	"$E2E_RUN/details/3-exports.txt"
+t_grep "3/3: built-in users keep the symbol (no export needed)" \
+	'^kallsyms_lookup_name in kernel/kprobes\.c: not modular \(builtin: ' \
+	"$E2E_RUN/details/3-exports.txt"
 t_grep "report header names the accelerator" '^# accel: (kvm|tcg|none)' "$E2E_RUN/report.ktap"
 e2e_authorship "$SERIES" "bisect/unexport-kallsyms/v2"
 t_eq "series status records a pass" "0" \

@@ -51,7 +51,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=44 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -485,7 +485,8 @@ case_build_error()
 	f_case 4 "a commit that breaks the build"
 	f_run build-error "$FIX/build-error.yaml"
 	t_eq "build-error: exit 1" 1 "$F_RC"
-	t_eq "build-error: step 1 builds FAIL, boot and tests skip" "ok ok FAIL skip skip" \
+	t_eq "build-error: step 1 builds FAIL; W=1, sparse, boot and tests skip" \
+		"ok ok ok ok ok skip skip skip FAIL skip skip" \
 		"$(f_row "$F_RUN" 1)"
 	f_report_names build-error "$F_RUN" 1 1/1 build
 	t_grep "build-error: details quote the compiler's error in the file" \
@@ -501,7 +502,8 @@ case_build_warning()
 	f_case 5 "a commit that adds a compiler warning"
 	f_run build-warning "$FIX/build-warning.yaml"
 	t_eq "build-warning: exit 1" 1 "$F_RC"
-	t_eq "build-warning: step 1 builds FAIL, boot and tests skip" "ok ok FAIL skip skip" \
+	t_eq "build-warning: step 1 builds FAIL (W=1 leaves it to the build), boot and tests skip" \
+		"ok ok ok ok ok ok ok ok FAIL skip skip" \
 		"$(f_row "$F_RUN" 1)"
 	f_report_names build-warning "$F_RUN" 1 1/1 build
 	t_eq "build-warning: the cell says new warning(s)" "FAIL 1 new warning(s)" \
@@ -520,7 +522,7 @@ case_checkpatch()
 	f_case 6 "a commit with a checkpatch ERROR"
 	f_run checkpatch-error "$FIX/checkpatch-error.yaml"
 	t_eq "checkpatch-error: exit 1" 1 "$F_RC"
-	t_eq "checkpatch-error: only step 1's checkpatch fails" "ok FAIL ok ok ok" \
+	t_eq "checkpatch-error: only step 1's checkpatch fails" "ok FAIL ok ok ok ok ok ok ok ok ok" \
 		"$(f_row "$F_RUN" 1)"
 	f_report_names checkpatch-error "$F_RUN" 1 1/1 checkpatch
 	t_grep "checkpatch-error: details quote the ERROR and its type" \
@@ -858,6 +860,96 @@ case_targets()
 	f_case_end
 }
 
+# case_robots(): each cheap check of the kernel's robots fails its own
+# cell only, in the tool's words; a finding is not new again at a later
+# step; accepted with a reason in series.yaml, it is acked.
+case_robots()
+{
+	local acc=$T_TMP/robots-accepted.yaml
+
+	f_case 15 "commits that fail the robots' cheap checks"
+	f_run robots "$FIX/robots.yaml"
+	t_eq "robots: exit 1" 1 "$F_RC"
+	t_eq "robots: each commit fails its own check only" \
+		"1 - tags 2 - kdoc 3 - w1 4 - sparse" "$(f_failed_cells "$F_RUN")"
+	t_eq "robots: the preparation is not checked" "ok skip skip skip skip skip skip skip ok skip skip" \
+		"$(f_row "$F_RUN" 0)"
+	t_eq "robots: 5/5, clean for all, passes" "ok ok ok ok ok ok ok ok ok skip skip" \
+		"$(f_row "$F_RUN" 5)"
+	t_grep "robots: tags quotes the line and what is wrong with it" \
+		'^new trailer-format in robots-tags\.patch: Signed-off-by: Robot Fixture <robot-fixture@example\.org>$' \
+		"$F_RUN/details/1-tags.txt"
+	t_grep "robots: kdoc quotes kernel-doc" \
+		"^new kernel-doc in samples/hw_breakpoint/data_breakpoint\\.c: samples/hw_breakpoint/data_breakpoint\\.c:[0-9]+: warning: Function parameter or member 'data' not described in 'sample_hbp_handler'\$" \
+		"$F_RUN/details/2-kdoc.txt"
+	t_grep "robots: w1 quotes gcc" \
+		"^new -Wunused-but-set-variable in samples/hw_breakpoint/data_breakpoint\\.c: .*data_breakpoint\\.c:[0-9]+:[0-9]+: warning: variable .tries. set but not used \\[-Wunused-but-set-variable\\]\$" \
+		"$F_RUN/details/3-w1.txt"
+	t_grep "robots: sparse quotes sparse" \
+		'^new sparse-warning in samples/hw_breakpoint/data_breakpoint\.c: .*data_breakpoint\.c:[0-9]+:[0-9]+: warning: Using plain integer as NULL pointer$' \
+		"$F_RUN/details/4-sparse.txt"
+	t_grep "robots: the details say what to do" \
+		"^next: fix the patch, or accept a finding with a reason under findings-accept \\(check: w1\\) of patch 3 in $(f_ere "$FIX/robots.yaml")\$" \
+		"$F_RUN/details/3-w1.txt"
+	f_report_names robots "$F_RUN" 3 3/5 w1
+	t_eq "robots: the kdoc finding of 2/5 is not new at 3/5" "ok no new finding (1 file(s))" \
+		"$(f_cell "$F_RUN" 3 kdoc)"
+	f_left_behind robots "$F_PID"
+
+	# The same series with every finding accepted, with a reason.
+	# shellcheck disable=SC2034  # FINDING_ACCEPT is series_write's
+	(
+		# shellcheck source=tools/series.sh
+		source "$T_TOP/tools/series.sh"
+		load_series "$FIX/robots.yaml"
+		FINDING_ACCEPT[1]=$'tags\ttrailer-format\t*\toutside the trailer block\tthe fixture\'s own\n'
+		FINDING_ACCEPT[2]=$'kdoc\tkernel-doc\tsamples/hw_breakpoint/data_breakpoint.c\tnot described\tthe fixture\'s own\n'
+		FINDING_ACCEPT[3]=$'w1\t*\t*\tset but not used\tthe fixture\'s own\n'
+		FINDING_ACCEPT[4]=$'sparse\tsparse-warning\t*\tplain integer\tthe fixture\'s own\n'
+		series_write
+	) > "$acc"
+	f_run robots-accepted "$acc"
+	t_eq "robots accepted: exit 0" 0 "$F_RC"
+	t_eq "robots accepted: the four checks are acked" \
+		"1 tags acked 2 kdoc acked 3 w1 acked 4 sparse acked" \
+		"$(awk -F'\t' '$4 ~ /acked/ { print $1, $3, "acked" }' "$F_RUN/cells.tsv" | xargs)"
+	t_grep "robots accepted: the details give the reason" \
+		"^accepted -Wunused-but-set-variable in samples/hw_breakpoint/data_breakpoint\\.c: .*\\(the fixture's own\\)\$" \
+		"$F_RUN/details/3-w1.txt"
+	f_left_behind robots-accepted "$F_PID"
+
+	# make send's recipients (the .b4-config beside the series) miss
+	# the list get_maintainer.pl names.
+	f_run cc "$T_TOP/test/fixtures/cc/cc.yaml"
+	t_eq "cc: exit 1" 1 "$F_RC"
+	t_eq "cc: only the cc cell fails" "1 - cc" "$(f_failed_cells "$F_RUN")"
+	t_grep "cc: details name the list left out, with get_maintainer.pl's role" \
+		'^not a recipient: linux-kernel@vger\.kernel\.org \(open list\)$' \
+		"$F_RUN/details/1-cc.txt"
+	t_grep "cc: details name the b4 config to fix" \
+		"^next: add them to send-series-to or send-series-cc in $(f_ere "$T_TOP/test/fixtures/cc/.b4-config") " \
+		"$F_RUN/details/1-cc.txt"
+	f_left_behind cc "$F_PID"
+
+	# An export goes that a driver kbuild can build as a module uses.
+	f_run exports "$FIX/exports.yaml"
+	t_eq "exports: exit 1" 1 "$F_RC"
+	t_eq "exports: only the exports cell fails" "1 - exports" "$(f_failed_cells "$F_RUN")"
+	t_grep "exports: details name the user, why it can be a module and that its object uses it" \
+		'^modular user of sprint_symbol: drivers/scsi/fnic/fnic_trace\.c: its object uses sprint_symbol; .*FCOE_FNIC.* tristate' \
+		"$F_RUN/details/1-exports.txt"
+	t_eq "exports: the summary names the users" \
+		"FAIL 2 modular user(s) of 1 removed export(s): arch/s390/lib/test_unwind.c drivers/scsi/fnic/fnic_trace.c" \
+		"$(f_cell "$F_RUN" 1 exports)"
+	t_grep "exports: another arch's modular user is judged by its source, and says so" \
+		'^modular user of sprint_symbol: arch/s390/lib/test_unwind\.c: does not compile for x86_64-gcc \(see the log\), and its source names sprint_symbol; ' \
+		"$F_RUN/details/1-exports.txt"
+	t_grep "exports: built-in users need no export" \
+		'^sprint_symbol in lib/vsprintf\.c: not modular \(builtin: ' "$F_RUN/details/1-exports.txt"
+	f_left_behind exports "$F_PID"
+	f_case_end
+}
+
 # case_end(): the next normal run passes, and the kernel repo is sound.
 case_end()
 {
@@ -899,6 +991,7 @@ f_want 11 && case_lock
 f_want 12 && case_missing_tool
 f_want 13 && case_workdir
 f_want 14 && case_targets
+f_want 15 && case_robots
 f_want end && case_end
 
 if ((T_NUM != plan)); then

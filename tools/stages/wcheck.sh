@@ -1,0 +1,264 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# wcheck.sh - the w1 and sparse stages: the objects a series commit
+# touches, compiled with W=1 and checked by sparse (C=2), at the commit
+# and at its parent; a finding the parent did not have fails
+# (tools/findings.sh). Both stages come from one compile of each side:
+#
+#   make O=<W=1 dir> W=1 C=2 --output-sync=target <objects>
+#
+# prints, per object, kbuild's "CC" line and gcc's diagnostics (and the
+# kernel-doc lines W=1 adds, which the kdoc stage judges), then "CHECK"
+# and sparse's: the two are split at those lines.
+#
+# The W=1 dir is one of its own per build dir (the first target's), so
+# that the build's objects and command lines stay untouched; it has the
+# series' config, not allmodconfig: allmodconfig's syncconfig and
+# prepare cost minutes on two cores, and every file this series touches
+# is built by the series' config (a file the config does not build is
+# named in the details, not checked). The objects: each touched .c file
+# the target's build compiles (its build dir has its .cmd), and for a
+# touched header the built .c files that include it, at most
+# WCHECK_MAX_INCLUDERS of them.
+#
+# Checking the parent out and the commit back in the shared worktree
+# would give the touched files new mtimes and make the next build
+# recompile and relink them: their mtimes are put back as they were.
+#
+# The compile's findings are an artifact, WORKDIR/wcheck/<key>: the w1
+# cell makes it, the sparse cell reads it (or makes it, when the w1 cell
+# came from the cache and the artifact is gone).
+#
+# Sourced by tools/bisect-check; expects lib.sh, cell.sh, findings.sh,
+# apply.sh (git_k) and build.sh (kmake, build_config).
+
+WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
+
+# wcheck_dir(): variable $1 = the W=1 dir of build dir $2.
+wcheck_dir()
+{
+	local -n __wd_ref=$1; shift
+	local h
+	hash_to h "$1"
+	__wd_ref=$WORKDIR/build-w1/$h
+}
+
+# wcheck_objects(): print the objects to check for commit $1 against
+# parent $2 (built files only, per the current target's build dir OUT),
+# and on fd 3 what is not checked and why.
+wcheck_objects()
+{
+	local sha=$1; shift
+	local parent=$1; shift
+	local f inc n=0
+	# shellcheck disable=SC2034  # wcheck_built's, by name
+	local -A seen=()
+	local -a files=() users=()
+
+	mapfile -t files < <(git --git-dir="$KREPO" diff --name-only "$parent" "$sha" -- '*.[ch]')
+	for f in "${files[@]}"; do
+		case $f in
+		*.c)
+			wcheck_built "$f" seen || echo "$f: not built by the series' config" >&3
+			;;
+		*.h)
+			if [[ "$f" == include/* ]]; then
+				inc="#include <${f#include/}>"
+			else
+				inc="#include \"${f##*/}\""
+			fi
+			mapfile -t users < <(git --git-dir="$KREPO" grep -l -F "$inc" "$sha" -- '*.c' |
+				sed "s/^$sha://")
+			n=0
+			for inc in "${users[@]}"; do
+				((n < WCHECK_MAX_INCLUDERS)) || break
+				wcheck_built "$inc" seen && n=$((n + 1))
+			done
+			((n)) || echo "$f: no built .c file includes it" >&3
+			;;
+		esac
+	done
+}
+
+# wcheck_built(): print object of C file $1 when the current target's
+# build compiles it (and assoc array $2 has not seen it); fails if not.
+wcheck_built()
+{
+	local f=$1; shift
+	local -n __wb_seen=$1; shift
+	local o=${f%.c}.o
+
+	[[ -f "$OUT/${o%/*}/.${o##*/}.cmd" ]] || return 1
+	[[ -n "${__wb_seen[$o]:-}" ]] && return 0
+	__wb_seen["$o"]=1
+	echo "$o"
+}
+
+# wcheck_compile(): compile objects $4... of the worktree as it is into
+# W=1 dir $1, from scratch, with W=1 and C=2; findings into $2.gcc.tsv
+# and $2.sparse.tsv, the output into $2.txt; log $3. Fails when an object
+# was not made and no error says why.
+wcheck_compile()
+{
+	local wdir=$1; shift
+	local side=$1; shift
+	local log=$1; shift
+	local o missing=0 out=$OUT
+
+	for o in "$@"; do
+		rm -f "$wdir/$o" "$wdir/${o%/*}/.${o##*/}.cmd"
+	done
+	OUT=$wdir
+	kmake_argv
+	OUT=$out
+	run_logged "$side.txt" "${KMAKE[@]}" W=1 C=2 --output-sync=target "$@"
+	cat "$side.txt" >> "$log"
+	# gcc's lines and kernel-doc's before kbuild's "CHECK" line, sparse's
+	# after it, until the next kbuild line.
+	awk -v g="$side.gcc.txt" -v s="$side.sparse.txt" '
+		/^  CHECK / { to = s; next }
+		/^  [A-Z][A-Z0-9_]* / { to = g }
+		{ print > (to ? to : g) }
+		END { printf "" > g; printf "" > s }' "$side.txt"
+	"$TOP/tools/bin/findings" parse --tool gcc --strip "$WT/" --strip "$wdir/" \
+		"$side.gcc.txt" > "$side.gcc.tsv" || return 1
+	"$TOP/tools/bin/findings" parse --tool sparse --strip "$WT/" --strip "$wdir/" \
+		"$side.sparse.txt" > "$side.sparse.tsv" || return 1
+	for o in "$@"; do
+		[[ -f "$wdir/$o" ]] || missing=1
+	done
+	((missing == 0)) || grep -q $'\terror\t' "$side.gcc.tsv"
+}
+
+# wcheck_run(): the artifact $1 for commit $2 (parent $3): both sides
+# compiled, their findings, objects.txt (what was checked) and
+# skipped.txt (what was not, and why). The worktree is at $2 and goes
+# back there.
+wcheck_run()
+{
+	local art=$1; shift
+	local sha=$1; shift
+	local parent=$1; shift
+	local log=$1; shift
+	local tmp=$art.tmp.$$ wdir f ok=1
+	local -a objs=() pobjs=() changed=() mtimes=()
+
+	rm -rf "$tmp"
+	mkdir -p "$tmp" || return 1
+	mapfile -t objs < <(wcheck_objects "$sha" "$parent" 3> "$tmp/skipped.txt")
+	printf '%s\n' "${objs[@]}" > "$tmp/objects.txt"
+	if ((${#objs[@]} == 0)); then
+		: > "$tmp/objects.txt"
+		mv "$tmp" "$art"
+		return 0
+	fi
+	wcheck_dir wdir "$OUT"
+	[[ -d "$wdir" ]] && touch_used "$wdir"
+	if ! OUT=$wdir build_config "$log"; then
+		echo "the series' config does not apply in $wdir" >> "$log"
+		rm -rf "$tmp"
+		return 1
+	fi
+	mapfile -t changed < <(git_k diff --name-only "$parent" "$sha")
+	for f in "${changed[@]}"; do
+		mtimes+=("$(stat -c %.9Y "$WT/$f" 2> /dev/null || echo -)")
+	done
+	echo "W=1 dir $wdir: ${objs[*]}" >> "$log"
+	git_k checkout -q --detach "$parent" || ok=0
+	# The parent may lack a file the commit adds.
+	if ((ok)); then
+		mapfile -t pobjs < <(for f in "${objs[@]}"; do
+			[[ -f "$WT/${f%.o}.c" ]] && echo "$f"; done)
+		if ((${#pobjs[@]})); then
+			wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0
+		else
+			: > "$tmp/parent.gcc.tsv"
+			: > "$tmp/parent.sparse.tsv"
+		fi
+	fi
+	git_k checkout -q --detach "$sha" || die "cannot check out $sha in $WT"
+	((ok)) && { wcheck_compile "$wdir" "$tmp/child" "$log" "${objs[@]}" || ok=0; }
+	for ((f = 0; f < ${#changed[@]}; f++)); do
+		[[ "${mtimes[f]}" == - ]] || touch -c -d "@${mtimes[f]}" "$WT/${changed[f]}"
+	done
+	if ((!ok)); then
+		rm -rf "$tmp"
+		return 1
+	fi
+	rm -rf "$art"
+	mv "$tmp" "$art"
+}
+
+# wcheck_not_built(): print the findings of parse output $1 that the
+# target's build of the step (its warnings, file $2, as build_warnings
+# writes them) did not print: those it did, its build cell judges; on
+# fd 3, the others, as their raw lines.
+wcheck_not_built()
+{
+	awk -F'\t' '
+		FILENAME == ARGV[1] {
+			gsub(/\342\200\230|\342\200\231/, "\047")
+			i = index($0, ": warning: ")
+			if (i) seen[substr($0, 1, i - 1) "\t" substr($0, i + 11)] = 1
+			next
+		}
+		{
+			m = $3
+			sub(/^In function [^:]*: /, "", m)
+			if ((($1 "\t" m " [" $2 "]") in seen)) print $4 > "/dev/fd/3"
+			else print
+		}' "$2" "$1"
+}
+
+# stage_wcheck(): the w1 or sparse cell ($4) of step $6 (commit $5,
+# parent $7) on the current target; the artifact dir $8; accepted
+# findings in file $9, the series file ${10}; the warnings of the
+# target's build of the step in ${11}.
+# Args: REC LOG DETAIL CHECK SHA IDX PARENT ART ACCEPT SERIES BUILD_WARN
+stage_wcheck()
+{
+	local rec=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local check=$1; shift
+	local sha=$1; shift
+	local idx=$1; shift
+	local parent=$1; shift
+	local art=$1; shift
+	local accept=$1; shift
+	local series=$1; shift
+	local build_warn=$1; shift
+	local tool=gcc n what child
+
+	[[ "$check" == sparse ]] && tool=sparse
+	# FORCE=1 redoes the compile too (the w1 cell makes it).
+	[[ "${FORCE:-0}" == 1 && "$check" == w1 ]] && rm -rf "$art"
+	# Only a compile needs the worktree (at the commit).
+	if [[ ! -f "$art/objects.txt" ]] &&
+	   ! { ensure_worktree && git_k checkout -q --detach "$sha" &&
+	       wcheck_run "$art" "$sha" "$parent" "$log"; }; then
+		result "$rec" FAIL "the W=1 compile did not run (see the log)"
+		result_nocache "$rec"
+		return
+	fi
+	[[ -s "$art/skipped.txt" ]] && sed 's/^/not checked: /' "$art/skipped.txt" >> "$detail"
+	n=$(grep -c . "$art/objects.txt")
+	if ((n == 0)); then
+		result "$rec" ok "no object to check$([[ -s "$art/skipped.txt" ]] && echo ' (see the details)')"
+		return
+	fi
+	what="$n object(s), $TGT"
+	cat "$art/child.$tool.txt" >> "$log"
+	child=$art/child.$tool.tsv
+	if [[ "$tool" == gcc && -f "$build_warn" ]]; then
+		# What the build warns of too is the build cell's to judge.
+		child=${log%.log}.child.tsv
+		wcheck_not_built "$art/child.gcc.tsv" "$build_warn" > "$child" 3> "$child.built"
+		[[ -s "$child.built" ]] &&
+			sed 's/^/also a warning of the build (its cell judges it): /' "$child.built" \
+				>> "$detail"
+	fi
+	findings_judge "$rec" "$log" "$detail" "$check" "$art/parent.$tool.tsv" \
+		"$child" "$accept" "$series" "$idx" "$what"
+}
