@@ -22,6 +22,11 @@
 #   long         the series plus BENCH_LONG (12) one-file commits made here
 #                (test/e2e/make-long-series.sh), after warm: the cost of
 #                each added step
+#   robots       the robots' cheap checks (tags, kdoc, cc, w1, sparse,
+#                exports) of every series commit, twice with FORCE=1 on
+#                the first target: first without their W=1 dir (its setup, make's
+#                prepare there, falls on 1/N's w1), then with it, warm
+#                ccache: the cost per commit, from the cells' own times
 #
 # Goals: warm < 1 s, edit-3/3 <= 10 s per target, cold <= 1.15 x
 # cold-build, naive / warm >= 3, distcc <= 1.10 x cold-build of its target. Uses its own WORKDIR (BENCH_DIR, default
@@ -39,7 +44,7 @@ source "$TOP/tools/cache.sh"
 source "$TOP/tools/series.sh"
 
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
-CASES=${BENCH_CASES:-cold-build distcc cold warm edit-3/3 long naive}
+CASES=${BENCH_CASES:-cold-build distcc cold warm edit-3/3 long robots naive}
 BENCH_LONG=${BENCH_LONG:-12}
 declare -A SECS=()
 BENCH_DPIDS=()
@@ -165,6 +170,37 @@ run_check()
 	(($? <= 1))
 }
 
+# robots(): the robots case: two FORCE=1 runs of the first target, the
+# first without the W=1 dir; ROBOTS_SETUP and ROBOTS_RUN are their run
+# dirs.
+robots()
+{
+	local env=(FORCE=1 TARGETS="${TGT_NAMES[0]}")
+	rm -rf "$BENCH_DIR/wd/build-w1" "$BENCH_DIR/wd/wcheck"
+	env "${env[@]}" WORKDIR="$BENCH_DIR/wd" "$TOP/tools/bisect-check" "$SERIES" \
+		> "$BENCH_DIR/last.out" 2> "$BENCH_DIR/last.err"
+	(($? <= 1)) || return 1
+	ROBOTS_SETUP=$(readlink -f "$BENCH_DIR/wd/runs/latest")
+	env "${env[@]}" WORKDIR="$BENCH_DIR/wd" "$TOP/tools/bisect-check" "$SERIES" \
+		> "$BENCH_DIR/last.out" 2> "$BENCH_DIR/last.err"
+	(($? <= 1)) || return 1
+	ROBOTS_RUN=$(readlink -f "$BENCH_DIR/wd/runs/latest")
+}
+
+# robots_report(): per series commit, the time of each robot check and
+# their sum, in run dir $1.
+robots_report()
+{
+	awk -F'\t' '$3 ~ /^(tags|kdoc|cc|w1|sparse|exports)$/ && $1 > 0 {
+			ms[$1 " " $3] = $5; sum[$1] += $5; if ($1 > n) n = $1 }
+		END { for (i = 1; i <= n; i++) {
+			printf "#   step %d:", i
+			split("tags kdoc cc w1 sparse exports", c, " ")
+			for (j = 1; j <= 6; j++)
+				printf " %s %.1f", c[j], ms[i " " c[j]] / 1000
+			printf "  all %.1f s\n", sum[i] / 1000 } }' "$1/cells.tsv"
+}
+
 # edited_series(): write a copy of the series whose 3/3 changes a comment
 # in its diff (series_write of the loaded series, 3/3 replaced).
 edited_series()
@@ -239,7 +275,7 @@ report()
 	local c v t
 	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series $SERIES_NAME v$SERIES_VERSION"
 	printf '%-12s %10s   %s\n' case seconds note
-	for c in cold-build distcc cold warm edit-3/3 long naive; do
+	for c in cold-build distcc cold warm edit-3/3 long robots naive; do
 		v=${SECS[$c]:-}
 		[[ -n "$v" ]] || continue
 		printf '%-12s %10s   ' "$c" "$(awk -v d="$v" 'BEGIN { printf "%.1f", d / 10 }')"
@@ -254,10 +290,17 @@ report()
 		warm) echo "goal < 1 s" ;;
 		edit-3/3) echo "${#TGT_NAMES[@]} target(s) (goal <= 10 s per target)" ;;
 		long) echo "$BENCH_LONG added one-file steps: $(awk -v d="$v" -v n="$BENCH_LONG" 'BEGIN { printf "%.1f", d / 10 / n }') s each (goal <= 5 s)" ;;
+		robots) echo "two FORCE=1 runs of ${TGT_NAMES[0]}; per commit below (goal <= 15 s)" ;;
 		naive) echo "naive / warm = $(ratio "$v" "${SECS[warm]:-0}"), naive / edit-3/3 = $(ratio "$v" "${SECS[edit-3/3]:-0}") (goal >= 3)" ;;
 		*) echo ;;
 		esac
 	done
+	if [[ -n "${ROBOTS_RUN:-}" ]]; then
+		echo "# robots' checks, first run without the W=1 dir (its setup in 1's w1):"
+		robots_report "$ROBOTS_SETUP"
+		echo "# robots' checks, warm ccache, W=1 dir there (goal: all <= 15 s):"
+		robots_report "$ROBOTS_RUN"
+	fi
 	[[ -n "${COLD_RUN:-}" ]] || return 0
 	echo "# per step in the cold run (image + boot + guest tests; goal <= 10 s):"
 	awk -F'\t' '$3 == "boot" { printf "#   step %s %s: %.1f s (%s)\n", $1, $2, $5 / 1000, $6 }' \
@@ -291,7 +334,7 @@ main()
 	if [[ " $CASES " == *" edit-3/3 "* ]]; then
 		edited_series || die "cannot make the edited series"
 		timed edit-3/3 run_check "$BENCH_DIR/edit/series.yaml" || die "edit run failed"
-		grep -E '^bisect-check: .* (apply|checkpatch|build|boot|tests): ' "$BENCH_DIR/last.err" |
+		grep -E '^bisect-check: .* (apply|checkpatch|tags|kdoc|cc|w1|sparse|exports|build|boot|tests): ' "$BENCH_DIR/last.err" |
 			grep -v cached | sed 's/^/#   redone: /'
 	fi
 	if [[ " $CASES " == *" long "* ]]; then
@@ -303,6 +346,7 @@ main()
 			printf "#   long, per added step: %s %.1f s\n", s, t[s] / c[s] / 1000 }' \
 			"$(readlink -f "$BENCH_DIR/wd/runs/latest")/cells.tsv"
 	fi
+	[[ " $CASES " == *" robots "* ]] && { timed robots robots || die "robots runs failed (see $BENCH_DIR/last.err)"; }
 	if [[ " $CASES " == *" naive "* ]]; then
 		# Untimed once, so that the timed loop has the warm ccache the
 		# comparison promises (its own tree path, so its own entries).
