@@ -187,6 +187,34 @@ compare_ids()
 	done
 }
 
+# check_sender(): add to WHY each patch the sender did not sign off, or
+# not last: b4 sends as git's user.name <user.email>, and whoever sends
+# a patch certifies it with their Signed-off-by, the last one (the DCO;
+# tools/bin/tags --sender). The replay cannot know who sends: this is
+# where it is known.
+check_sender()
+{
+	local name email out rc i kind msg
+
+	name=$(git config --get user.name)
+	email=$(git config --get user.email)
+	for i in "${!PATCHES[@]}"; do
+		out=$("$TOP/tools/bin/tags" --patch "${PATCHES[i]}" --sender "$name <$email>" 2>&1)
+		rc=$?
+		if ((rc > 1)); then
+			WHY+=("patch $i: tools/bin/tags cannot read ${PATCHES[i]}: $out")
+			continue
+		fi
+		while IFS=$'\t' read -r _ kind msg _; do
+			case $kind in
+			missing-sender-sob|sender-sob-not-last)
+				WHY+=("patch $i (${PATCHES[i]##*/}): $msg: you send it as $name <$email>, so add your Signed-off-by as its last trailer")
+				;;
+			esac
+		done <<< "$out"
+	done
+}
+
 # check_run(): fill WHY with the reasons the last bisect-check of this
 # series does not vouch for what is being sent; empty WHY means it does.
 check_run()
@@ -576,6 +604,8 @@ main()
 	step "series $NAME v$VERSION: ${#PATCHES[@]} patches, mode $MODE"
 	file_ids
 	check_run FILE_IDS
+	# A reflection goes to the sender alone: no Signed-off-by needed.
+	[[ "$MODE" == reflect ]] || check_sender
 	if [[ "$MODE" != write ]]; then
 		((${#WHY[@]} == 0)) || refuse "send $NAME v$VERSION"
 		step "check: the last bisect-check ($RUN) passed with these patches on ${BASE_REF#refs/heads/}"

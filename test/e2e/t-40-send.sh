@@ -14,7 +14,8 @@
 # Checks, in order: `make send` writes the 4 messages and sends nothing;
 # SEND=1 is refused (exit 1, nothing sent) with no run, a failed run, a
 # partial run, a run of another series file, a different base, a changed
-# patch; SEND=reflect sends them to the sender only; SEND=1 sends them:
+# patch, a sender who did not sign off; SEND=reflect sends them to the
+# sender only; SEND=1, by the author, sends them:
 # subjects, threading, Message-ID, Date, To, Cc of .b4-config, envelope;
 # and `git am` of what was received gives back the checked tree, authors
 # and patch ids. b4 0.12 dates each message at sending, so a commit's
@@ -37,8 +38,10 @@ TAG=refs/tags/sent/$NAME-v$VERSION
 MAILDIR=$T_TMP/received
 SENDER_NAME="Test Sender"
 SENDER=sender@bisect-check.test
-# The author: b4 Cc's the Signed-off-by of patches it sends for someone.
+# The author, who sends for real (SEND=1): whoever sends must have signed
+# off every patch (tools/send.sh check_sender).
 AUTHOR=will@kernel.org
+AUTHOR_NAME="Will Deacon"
 SUBJECTS=(
 	"[PATCH v2 0/3] Unexport kallsyms_lookup_name() and kallsyms_on_each_symbol()"
 	"[PATCH v2 1/3] samples/hw_breakpoint: Drop HW_BREAKPOINT_R when reporting writes"
@@ -206,7 +209,7 @@ refused()
 }
 
 T_START=$(now_ms)
-t_plan 45
+t_plan 47
 defer_init
 defer rm -rf "$T_TMP"
 
@@ -281,6 +284,9 @@ refused "$T_TMP/run-base" 'different base: the run checked 0123456789ab' "anothe
 fake_run "$T_TMP/run-patch" patch-id 2 0123456789abcdef0123456789abcdef01234567
 refused "$T_TMP/run-patch" 'patch 2 changed since the check' "patch 2 changed"
 t_grep "SEND=1 refused: says what to do" "next: run 'make bisect-check" "$T_OUT"
+# A passing run, but the sender signed off none of the patches.
+refused "$RUN" "patch 1 \\(0001-[^)]*\\): no Signed-off-by: of the sender <$SENDER>: you send it as $SENDER_NAME <$SENDER>, so add your Signed-off-by as its last trailer" \
+	"the sender did not sign off"
 t_eq "SEND=1 refused: nothing sent" 0 "$(mail_count)"
 echo "# time: refusals $(fmt_ms $(($(now_ms) - t)))"
 
@@ -296,7 +302,10 @@ done
 t_eq "SEND=reflect delivers to the sender only" "$SENDER;$SENDER;$SENDER;$SENDER;" "$rcpts"
 echo "# time: SEND=reflect $(fmt_ms $(($(now_ms) - t)))"
 
-# SEND=1: the real thing.
+# SEND=1: the real thing, sent by the author, who signed off every patch
+# (b4 Cc's the patches' Signed-off-by all the same).
+git config --file "$GIT_CONFIG_GLOBAL" user.name "$AUTHOR_NAME"
+git config --file "$GIT_CONFIG_GLOBAL" user.email "$AUTHOR"
 t=$(now_ms)
 before=$(mail_count)
 t_rc "make send SEND=1 exits 0" 0 send_make SEND=1 SEND_OUT="$T_TMP/out-send"
@@ -330,7 +339,7 @@ for k in 0 1 2 3; do
 	fi
 done
 t_eq "To: of every message is .b4-config's send-series-to" "$want_to;$want_to;$want_to;$want_to;" "$to"
-t_eq "Cc: of every message is .b4-config's send-series-cc and the author" \
+t_eq "Cc: of every message is .b4-config's send-series-cc and the Signed-off-by" \
 	"$want_cc;$want_cc;$want_cc;$want_cc;" "$cc"
 t_eq "every message is delivered to its To: and Cc:" "ok;ok;ok;ok;" "$env_ok"
 t_grep "the cover letter names the base (the preparation commit)" "^base-commit: $BASE\$" "${MSG[0]:-/dev/null}"

@@ -10,9 +10,10 @@
 # nothing is compared with the parent; accepted findings are acked
 # (tools/findings.sh).
 #
-# Who sends is not checked here: `make send` knows (it sends as git's
-# user.name and user.email) and checks that the sender signed off last
-# before sending (tools/send.sh).
+# Who sends is not checked here: a replay cannot know it (`make send`
+# sends as git's user.name and user.email, whoever runs it); `make send
+# SEND=1` checks that the sender signed off last (tools/send.sh,
+# check_sender).
 #
 # Sourced by tools/bisect-check; expects lib.sh, cell.sh, findings.sh.
 
