@@ -26,7 +26,7 @@ present()
 	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
 }
 
-t_plan 19
+t_plan 21
 
 # 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
 for i in $(seq -w 1 25); do
@@ -41,6 +41,11 @@ aged "$W/artifacts/keyed.tmp.123" 3
 aged "$W/build/old" 20
 aged "$W/build/new" 0
 aged "$W/bisect-run/treehash/old" 40
+aged "$W/build-w1/old" 20
+aged "$W/build-w1/new" 2
+aged "$W/wcheck/oldkey" 15
+aged "$W/wcheck/newkey" 1
+aged "$W/wcheck/key.tmp.77" 2
 aged "$W/cache/build/oldkey" 15
 aged "$W/cache/build/newkey" 13
 aged "$W/ccache" 0
@@ -70,6 +75,10 @@ t_eq "a store interrupted 3 days ago goes" no "$(present "$W/artifacts/keyed.tmp
 t_eq "a build dir unused for 20 days goes" no "$(present "$W/build/old")"
 t_eq "the build dir in use stays" yes "$(present "$W/build/new")"
 t_eq "bisect-run build dirs age the same way" no "$(present "$W/bisect-run/treehash/old")"
+t_eq "W=1 dirs age the same way" "no yes" \
+	"$(present "$W/build-w1/old") $(present "$W/build-w1/new")"
+t_eq "W=1 compiles' findings too, and an interrupted one goes" "no yes no" \
+	"$(present "$W/wcheck/oldkey") $(present "$W/wcheck/newkey") $(present "$W/wcheck/key.tmp.77")"
 t_eq "a cache entry unused for 15 days goes" no "$(present "$W/cache/build/oldkey")"
 t_eq "a cache entry used 13 days ago stays" yes "$(present "$W/cache/build/newkey")"
 t_eq "an unused dracut base image goes" no "$(present "$W/initramfs/base-old.img")"
