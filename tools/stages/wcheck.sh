@@ -56,7 +56,9 @@ wcheck_objects()
 	local -A seen=()
 	local -a files=() users=()
 
-	mapfile -t files < <(git --git-dir="$KREPO" diff --name-only "$parent" "$sha" -- '*.[ch]')
+	# What the commit deletes has nothing to compile at the commit.
+	mapfile -t files < <(git --git-dir="$KREPO" diff --name-only --diff-filter=d \
+		"$parent" "$sha" -- '*.[ch]')
 	for f in "${files[@]}"; do
 		case $f in
 		*.c)
