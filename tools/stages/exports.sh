@@ -45,16 +45,12 @@ exports_compile()
 	local wdir=$1; shift
 	local obj=$1; shift
 	local log=$1; shift
-	local out=$OUT
 
-	OUT=$wdir
-	kmake_argv
-	OUT=$out
-	run_logged "$log" "${KMAKE[@]}" W=1 C=2 "$obj" && [[ -f "$wdir/$obj" ]]
+	wcheck_make "$wdir" "$log" "$obj" && [[ -f "$wdir/$obj" ]]
 }
 
 # stage_exports(): the exports cell of commit $4 (parent $5) on the
-# current target.
+# current target, the worktree at the commit (at_step).
 # Args: REC LOG DETAIL SHA PARENT
 stage_exports()
 {
@@ -76,15 +72,10 @@ stage_exports()
 			echo "$sym: no other C file names it" >> "$detail"
 			continue
 		}
-		if [[ -z "$wdir" ]]; then
-			ensure_worktree
-			git_k checkout -q --detach "$sha" || die "cannot check out $sha in $WT"
-			wcheck_dir wdir "$OUT"
-			if ! OUT=$wdir build_config "$log"; then
-				result "$rec" FAIL "the series' config does not apply in $wdir (see the log)"
-				result_nocache "$rec"
-				return
-			fi
+		if [[ -z "$wdir" ]] && ! wcheck_ready wdir "$log"; then
+			result "$rec" FAIL "the series' config does not apply in $wdir (see the log)"
+			result_nocache "$rec"
+			return
 		fi
 		if ! "$TOP/tools/bin/modusers" --tree "$WT" "${cands[@]}" > "$log.modusers" 2>> "$log"; then
 			result "$rec" FAIL "tools/bin/modusers could not read the tree's Kbuild files (see the log)"

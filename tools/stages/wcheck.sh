@@ -28,12 +28,19 @@
 #
 # The compile's findings are an artifact, WORKDIR/wcheck/<key>: the w1
 # cell makes it, the sparse cell reads it (or makes it, when the w1 cell
-# came from the cache and the artifact is gone).
+# came from the cache and the artifact is gone). Only making it needs
+# the worktree, at the commit: the caller runs the stage through at_step
+# then, and FORCE=1 removes the artifact first.
 #
 # Sourced by tools/bisect-check; expects lib.sh, cell.sh, findings.sh,
 # apply.sh (git_k) and build.sh (kmake, build_config).
 
 WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
+# What the compile's artifact depends on of this file (key inputs, with
+# WCHECK_MAX_INCLUDERS).
+# shellcheck disable=SC2034  # bisect-check's
+readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
+	wcheck_compile wcheck_run)
 
 # wcheck_dir(): variable $1 = the W=1 dir of build dir $2.
 wcheck_dir()
@@ -42,6 +49,34 @@ wcheck_dir()
 	local h
 	hash_to h "$1"
 	__wd_ref=$WORKDIR/build-w1/$h
+}
+
+# wcheck_ready(): variable $1 = the W=1 dir of the current target's build
+# dir, given the series' config when it has none (log $2); fails when
+# the config does not apply. Marked used (prune.sh).
+wcheck_ready()
+{
+	local -n __wr_ref=$1; shift
+	local log=$1; shift
+
+	wcheck_dir __wr_ref "$OUT"
+	touch_used "$__wr_ref"
+	OUT=$__wr_ref build_config "$log"
+}
+
+# wcheck_make(): kmake of the worktree as it is into W=1 dir $1, with the
+# target's own command line, W=1 and C=2, logged into $2; the make
+# arguments follow.
+wcheck_make()
+{
+	local wdir=$1; shift
+	local log=$1; shift
+	local out=$OUT
+
+	OUT=$wdir
+	kmake_argv
+	OUT=$out
+	run_logged "$log" "${KMAKE[@]}" W=1 C=2 "$@"
 }
 
 # wcheck_objects(): print the objects to check for commit $1 against
@@ -106,15 +141,12 @@ wcheck_compile()
 	local wdir=$1; shift
 	local side=$1; shift
 	local log=$1; shift
-	local o missing=0 out=$OUT
+	local o missing=0
 
 	for o in "$@"; do
 		rm -f "$wdir/$o" "$wdir/${o%/*}/.${o##*/}.cmd"
 	done
-	OUT=$wdir
-	kmake_argv
-	OUT=$out
-	run_logged "$side.txt" "${KMAKE[@]}" W=1 C=2 --output-sync=target "$@"
+	wcheck_make "$wdir" "$side.txt" --output-sync=target "$@"
 	cat "$side.txt" >> "$log"
 	# gcc's lines and kernel-doc's before kbuild's "CHECK" line, sparse's
 	# after it, until the next kbuild line.
@@ -155,9 +187,7 @@ wcheck_run()
 		mv "$tmp" "$art"
 		return 0
 	fi
-	wcheck_dir wdir "$OUT"
-	[[ -d "$wdir" ]] && touch_used "$wdir"
-	if ! OUT=$wdir build_config "$log"; then
+	if ! wcheck_ready wdir "$log"; then
 		echo "the series' config does not apply in $wdir" >> "$log"
 		rm -rf "$tmp"
 		return 1
@@ -234,12 +264,8 @@ stage_wcheck()
 	local tool=gcc n what child
 
 	[[ "$check" == sparse ]] && tool=sparse
-	# FORCE=1 redoes the compile too (the w1 cell makes it).
-	[[ "${FORCE:-0}" == 1 && "$check" == w1 ]] && rm -rf "$art"
-	# Only a compile needs the worktree (at the commit).
-	if [[ ! -f "$art/objects.txt" ]] &&
-	   ! { ensure_worktree && git_k checkout -q --detach "$sha" &&
-	       wcheck_run "$art" "$sha" "$parent" "$log"; }; then
+	# Without the artifact, the caller put the worktree at the commit.
+	if [[ ! -f "$art/objects.txt" ]] && ! wcheck_run "$art" "$sha" "$parent" "$log"; then
 		result "$rec" FAIL "the W=1 compile did not run (see the log)"
 		result_nocache "$rec"
 		return
