@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 28
+t_plan 30
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -47,6 +47,14 @@ t_grep "3/3: a modular file naming kallsyms_lookup_name is no user: its object d
 t_grep "3/3: built-in users keep the symbol (no export needed)" \
 	'^kallsyms_lookup_name in kernel/kprobes\.c: not modular \(builtin: ' \
 	"$E2E_RUN/details/3-exports.txt"
+# The W=1 check of 2/3 checks out 1/3 and 2/3 again in the shared
+# worktree and puts the touched files' mtimes back: without that, 3/3's
+# build recompiled 2/3's file too (seen, with the mtimes left new).
+t_nogrep "3/3's build recompiles nothing 2/3 touched (the W=1 check kept mtimes)" \
+	'CC \[M\] +samples/hw_breakpoint/data_breakpoint\.o$' \
+	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
+t_grep "3/3's build compiles what 3/3 touched" 'CC +kernel/kallsyms\.o$' \
+	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
 t_grep "report header names the accelerator" '^# accel: (kvm|tcg|none)' "$E2E_RUN/report.ktap"
 e2e_authorship "$SERIES" "bisect/unexport-kallsyms/v2"
 t_eq "series status records a pass" "0" \
