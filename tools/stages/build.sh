@@ -170,7 +170,11 @@ build_dist_end()
 
 # build_touch_changed(): give a fresh mtime to every file that differs
 # between the tree(s) the build dir last saw and the worktree's HEAD. Sets
-# BUILD_KCONFIG_CHANGED=1 when a Kconfig file is among them.
+# BUILD_KCONFIG_CHANGED=1 when a Kconfig file is among them. With
+# BUILD_TOUCH_TIME (seconds since the epoch, taken once the worktree is
+# at the step), that mtime: builds of several targets side by side touch
+# the same files, and a later touch must not make a sibling's fresh
+# objects look older than their sources.
 build_touch_changed()
 {
 	local log=$1; shift
@@ -191,7 +195,7 @@ build_touch_changed()
 		mapfile -t files < <(git_k diff --name-only "$tree" "$head")
 		((${#files[@]})) || continue
 		echo "touching ${#files[@]} file(s) changed since tree $tree" >> "$log"
-		(cd "$WT" && touch -c -- "${files[@]}")
+		(cd "$WT" && touch -c ${BUILD_TOUCH_TIME:+-d "@$BUILD_TOUCH_TIME"} -- "${files[@]}")
 		for f in "${files[@]}"; do
 			[[ "${f##*/}" == Kconfig* ]] && BUILD_KCONFIG_CHANGED=1
 		done
@@ -389,7 +393,7 @@ stage_build()
 	fi
 	# What a prebuild of this dir (build_prebuild) compiled belongs to
 	# this build's log: its warnings count.
-	if [[ -n "${BUILD_PRELOG:-}" && -f "$BUILD_PRELOG" ]]; then
+	if [[ -n "${BUILD_PRELOG:-}" && "${BUILD_PRE_OUT:-}" == "$OUT" && -f "$BUILD_PRELOG" ]]; then
 		cat "$BUILD_PRELOG" >> "$log"
 		BUILD_PRELOG=
 	fi
