@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 30
+t_plan 32
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -77,6 +77,14 @@ t_eq "without the skip: arm64's 3/3 boot times out" "3 boot FAIL" \
 	"$(E2E_TARGET=arm64-gcc e2e_cells "$E2E_RUN" | grep '^3 boot')"
 n=$(grep -c 'sample_hbp_handler' "$E2E_RUN/boot/3-arm64-gcc/console.log")
 t_rc "without the skip: the handler fired again and again ($n stack dumps)" 0 test "$n" -gt 100
+
+# A step's builds run side by side: all three start before any is done.
+e2e_run "$SERIES" FORCE=1 STEPS=3 LOCK_WAIT=900
+t_eq "FORCE=1 STEPS=3 exits 0" 0 "$E2E_RC"
+t_eq "3/3's three builds all start before the first of them ends" \
+	"start start start ok ok ok" \
+	"$(sed -n 's/^bisect-check: \[ *[0-9.]*s\] 3\/3 [a-z0-9_-]* build: \(start\|ok\).*/\1/p' \
+		"$E2E_RUN/progress.log" | xargs)"
 
 # Nothing changed: every cell comes from the cache, no worktree is made.
 e2e_run "$SERIES" LOCK_WAIT=900
