@@ -228,7 +228,8 @@ edited_series()
 	mkdir -p "$dir"
 	tip=$(git --git-dir="$k" rev-parse "bisect/$SERIES_NAME/v$SERIES_VERSION") || return 1
 	blob=$(git --git-dir="$k" show "$tip:kernel/kallsyms.c" |
-		sed "0,/^ \\* Iterate over all symbols in vmlinux/s//& (bench edit $BENCH_NONCE)/" |
+		sed -e "s/ (bench edit [0-9]*)//" \
+		    -e "0,/^ \\* Iterate over all symbols in vmlinux/s//& (bench edit $BENCH_NONCE)/" |
 		git --git-dir="$k" hash-object -w --stdin) || return 1
 	tree=$(GIT_INDEX_FILE=$dir/index git --git-dir="$k" read-tree "$tip" &&
 		GIT_INDEX_FILE=$dir/index git --git-dir="$k" update-index \
