@@ -39,13 +39,16 @@ exports_removed()
 }
 
 # exports_compile(): compile object $2 in W=1 dir $1 (the worktree as it
-# is); log $3. Fails when it does not compile.
+# is), from scratch: that dir sees many trees (the steps, their parents)
+# and the mtimes of their files say nothing about which one an object
+# there was made from; log $3. Fails when it does not compile.
 exports_compile()
 {
 	local wdir=$1; shift
 	local obj=$1; shift
 	local log=$1; shift
 
+	rm -f "$wdir/$obj" "$wdir/${obj%/*}/.${obj##*/}.cmd"
 	wcheck_make "$wdir" "$log" "$obj" && [[ -f "$wdir/$obj" ]]
 }
 
