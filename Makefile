@@ -139,6 +139,9 @@ bench: tools ## measure cold/warm runs against a cold build and a naive loop
 clean: ## remove this repository's build products
 	$(Q)rm -rf $(BIN)
 
-distclean: clean ## also remove WORKDIR (kernel repo, build dirs, caches, runs)
+distclean: clean ## also remove WORKDIR (kernel repo, build dirs, caches, runs) and its base copy
 	@echo "removing $(WORKDIR): kernel repo, build dirs, ccache, result cache, runs"
 	$(Q)rm -rf "$(WORKDIR)"
+	$(Q)r=$$(bash -c '. tools/lib.sh && wt_root "$$1"' - "$(WORKDIR)") && \
+		rm -rf "$$r/worktree-base" "$$r/worktree-base.index" "$$r/worktree-base.commit" && \
+		{ rmdir "$$r" 2>/dev/null; true; }

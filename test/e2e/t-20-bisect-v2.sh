@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 33
+t_plan 35
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -91,6 +91,14 @@ t_nogrep "3/3's build recompiles nothing 2/3 touched (the W=1 check kept mtimes)
 	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
 t_grep "3/3's build compiles what 3/3 touched" 'CC +kernel/kallsyms\.o$' \
 	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
+# The worktree: a hard-link copy of the base copy, or checked out and
+# then kept as the base copy (tools/stages/apply.sh).
+t_grep "the run's worktree came from the base copy, or became it" \
+	'^(the worktree is a hard-link copy of the base copy|kept the worktree.s files as the base copy) ' \
+	"$E2E_RUN/logs/worktree.log"
+t_eq "the base copy holds the imported commit, the worktree's start" \
+	"$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "bisect/unexport-kallsyms/v2-base~1")" \
+	"$(cat "$(wt_root "$E2E_WORKDIR")/worktree-base.commit")"
 
 # Nothing changed: every cell comes from the cache, no worktree is made.
 e2e_run "$SERIES" LOCK_WAIT=900

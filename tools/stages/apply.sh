@@ -82,17 +82,33 @@ worktree_place()
 	WT_PLACED=1
 }
 
-# stage_worktree(): make a fresh worktree at $WT on commit $1.
+# stage_worktree(): make a fresh worktree at $WT on commit $1: from the
+# base copy when it holds that commit (about a second), else checked out
+# (5 to 20 s, the objects read from disk), and then kept as the base copy.
 stage_worktree()
 {
 	local base=$1; shift
 	local log=$1; shift
 
 	if [[ -n "${WT_PLACED:-}" ]]; then
-		worktree_adopt "$base" "$log"
-		return
+		worktree_adopt "$base" "$log" "$IMPORT_INDEX" || return
+		WT_PLACED=
+		IMPORT_TREE=
+		basecopy_make "$base" "$log"
+		return 0
 	fi
 	worktree_clear "$log" || return "$EXIT_SETUP"
+	if basecopy_valid "$base" "$log"; then
+		if cp -al "$WT_BASE" "$WT" 2>> "$log" &&
+		   worktree_adopt "$base" "$log" "$WT_BASE.index"; then
+			echo "the worktree is a hard-link copy of the base copy $WT_BASE" >> "$log"
+			return 0
+		fi
+		echo "cannot copy the base copy: checking out instead" >> "$log"
+		basecopy_drop
+		rm -rf "$WT" "$WT.reg"
+		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
+	fi
 	# Parallel checkout: writing 80000 files is mostly system time.
 	run_logged "$log" git --git-dir="$KREPO" -c checkout.workers="$JOBS" \
 		worktree add -f --detach "$WT" "$base" ||
@@ -100,16 +116,28 @@ stage_worktree()
 	# Same old mtime everywhere: the build dir decides what is new.
 	(cd "$WT" && git ls-files -z | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
 		return "$EXIT_SETUP"
+	basecopy_make "$base" "$log"
 	return 0
 }
 
-# worktree_adopt(): make the unpacked import at $WT (worktree_place),
-# already hashed into an index, the worktree on commit $1 instead of
-# checking the same files out again.
+# wt_index(): print the path of the worktree's index.
+wt_index()
+{
+	local index
+
+	index=$(git -C "$WT" rev-parse --git-path index) || return 1
+	[[ "$index" == /* ]] || index=$WT/$index
+	echo "$index"
+}
+
+# worktree_adopt(): make the files at $WT, those of commit $1 and already
+# hashed into index $3 (an unpacked import, or a copy of the base copy),
+# the worktree on that commit instead of checking them out again.
 worktree_adopt()
 {
 	local base=$1; shift
 	local log=$1; shift
+	local from=$1; shift
 	local reg=$WT.reg index
 
 	rm -rf "$reg"
@@ -118,13 +146,92 @@ worktree_adopt()
 	mv "$reg/.git" "$WT/.git" && rmdir "$reg" || return "$EXIT_SETUP"
 	run_logged "$log" git --git-dir="$KREPO" worktree repair "$WT" ||
 		return "$EXIT_SETUP"
-	index=$(git -C "$WT" rev-parse --git-path index) || return "$EXIT_SETUP"
-	[[ "$index" == /* ]] || index=$WT/$index
-	cp "$IMPORT_INDEX" "$index" || return "$EXIT_SETUP"
-	echo "adopted the unpacked import as the worktree" >> "$log"
-	WT_PLACED=
-	IMPORT_TREE=
+	index=$(wt_index) || return "$EXIT_SETUP"
+	cp "$from" "$index" || return "$EXIT_SETUP"
+	echo "adopted the files at $WT as the worktree (index from $from)" >> "$log"
 	return 0
+}
+
+# The base copy, $WT_BASE: the files of the base commit, kept beside the
+# worktree between runs with an index of their own ($WT_BASE.index) and
+# the commit they hold ($WT_BASE.commit, written last). A run's worktree
+# is a hard-link copy of it. Nothing of a run writes into a file it
+# shares: git replaces a file it changes (a new inode) and the build
+# writes only into its O= dir; what touches a shared file changes its
+# mtime, which the build dirs already treat as "maybe newer". The index
+# is refreshed before every use, so a file that another program changed
+# in place throws the copy away instead of entering a worktree. ctime is
+# not compared (core.trustctime=false in $KREPO): making a hard link
+# changes it, and nothing else.
+
+# basecopy_git(): git on the base copy with its own index.
+basecopy_git()
+{
+	GIT_INDEX_FILE="$WT_BASE.index" git --git-dir="$KREPO" \
+		--work-tree="$WT_BASE" -c core.trustctime=false "$@"
+}
+
+# basecopy_valid(): whether the base copy holds exactly commit $1.
+basecopy_valid()
+{
+	local base=$1; shift
+	local log=$1; shift
+	local held others
+
+	[[ -f "$WT_BASE.commit" ]] || return 1
+	held=$(< "$WT_BASE.commit")
+	if [[ "$held" != "$base" ]]; then
+		echo "the base copy holds $held, not $base: dropping it" >> "$log"
+		basecopy_drop
+		return 1
+	fi
+	if ! basecopy_git update-index --refresh >> "$log" 2>&1; then
+		echo "files of the base copy changed (above): dropping it" >> "$log"
+		basecopy_drop
+		return 1
+	fi
+	others=$(basecopy_git ls-files --others --directory | head -n 3)
+	if [[ -n "$others" ]]; then
+		echo "files not of $base in the base copy (${others//$'\n'/, }): dropping it" >> "$log"
+		basecopy_drop
+		return 1
+	fi
+	return 0
+}
+
+# basecopy_make(): keep the worktree, just made on commit $1 and not
+# changed since, as the base copy; on any failure there is none.
+basecopy_make()
+{
+	local base=$1; shift
+	local log=$1; shift
+	local index
+
+	basecopy_drop
+	[[ "$(git --git-dir="$KREPO" config --get core.trustctime)" == false ]] ||
+		git --git-dir="$KREPO" config core.trustctime false || return 0
+	index=$(wt_index) || return 0
+	# The refresh hashes again what the worktree's index has other
+	# stat data for (all of a checkout after the touch above), and the
+	# worktree takes the refreshed index: the files are the same.
+	if cp -al "$WT" "$WT_BASE" 2>> "$log" && rm -f "$WT_BASE/.git" &&
+	   cp "$index" "$WT_BASE.index" &&
+	   basecopy_git update-index --refresh >> "$log" 2>&1 &&
+	   cp "$WT_BASE.index" "$index" &&
+	   echo "$base" > "$WT_BASE.commit"; then
+		echo "kept the worktree's files as the base copy $WT_BASE" >> "$log"
+		return 0
+	fi
+	echo "could not keep a base copy (the next run checks out again)" >> "$log"
+	basecopy_drop
+	return 0
+}
+
+# basecopy_drop(): remove the base copy (stamp first: never half valid).
+basecopy_drop()
+{
+	rm -f "$WT_BASE.commit"
+	rm -rf "$WT_BASE" "$WT_BASE.index"
 }
 
 # apply_one(): `git am` one patch file onto HEAD of the worktree; on
