@@ -81,7 +81,7 @@ wcheck_make()
 
 # wcheck_objects(): print the objects to check for commit $1 against
 # parent $2 (built files only, per the current target's build dir OUT),
-# and on fd 3 what is not checked and why.
+# and on fd 3 what is not checked and why. The worktree is at $1.
 wcheck_objects()
 {
 	local sha=$1; shift
@@ -105,8 +105,8 @@ wcheck_objects()
 			else
 				inc="#include \"${f##*/}\""
 			fi
-			mapfile -t users < <(git --git-dir="$KREPO" grep -l -F "$inc" "$sha" -- '*.c' |
-				sed "s/^$sha://")
+			# The worktree is at the commit (wcheck_run).
+			mapfile -t users < <(git_k grep -l -F "$inc" -- '*.c')
 			n=0
 			for inc in "${users[@]}"; do
 				((n < WCHECK_MAX_INCLUDERS)) || break
