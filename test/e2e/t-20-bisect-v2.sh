@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 35
+t_plan 38
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -99,6 +99,39 @@ t_grep "the run's worktree came from the base copy, or became it" \
 t_eq "the base copy holds the imported commit, the worktree's start" \
 	"$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "bisect/unexport-kallsyms/v2-base~1")" \
 	"$(cat "$(wt_root "$E2E_WORKDIR")/worktree-base.commit")"
+
+# A maintainer edits 3/3 and reruns: its W=1 check compiles 3/3's side
+# only; 2/3's side of the same objects is kept from the run above.
+edit=$T_TMP/v2-edit.yaml
+K=$E2E_WORKDIR/kernel.git
+tip=$(git --git-dir="$K" rev-parse bisect/unexport-kallsyms/v2)
+blob=$(git --git-dir="$K" show "$tip:kernel/kallsyms.c" |
+	sed '0,/^ \* Iterate over all symbols in vmlinux/s//& (t-20 edit)/' |
+	git --git-dir="$K" hash-object -w --stdin)
+tree=$(export GIT_INDEX_FILE=$T_TMP/edit.index &&
+	git --git-dir="$K" read-tree "$tip" &&
+	git --git-dir="$K" update-index --cacheinfo "100644,$blob,kernel/kallsyms.c" &&
+	git --git-dir="$K" write-tree)
+commit=$(GIT_AUTHOR_NAME="$(git --git-dir="$K" log -1 --format=%an "$tip")" \
+	GIT_AUTHOR_EMAIL="$(git --git-dir="$K" log -1 --format=%ae "$tip")" \
+	GIT_AUTHOR_DATE="$(git --git-dir="$K" log -1 --format=%aD "$tip")" \
+	git --git-dir="$K" commit-tree "$tree" -p "$tip~1" \
+	-m "$(git --git-dir="$K" log -1 --format=%B "$tip")")
+git --git-dir="$K" format-patch -1 --stdout "$commit" > "$T_TMP/0003-edited.patch"
+(
+	# shellcheck source=tools/series.sh
+	source "$T_TOP/tools/series.sh"
+	load_series "$SERIES"
+	SERIES_NAME=t20-edit
+	STEP_PATCH[3]=$T_TMP/0003-edited.patch
+	series_write
+) > "$edit"
+e2e_run "$edit" TARGETS=x86_64-gcc STEPS=3 LOCK_WAIT=900
+t_eq "edited 3/3 exits 0" 0 "$E2E_RC"
+t_grep "edited 3/3: its W=1 check takes 2/3's side from the earlier run" \
+	'^the parent.s side, kernel/kallsyms\.o: from ' "$E2E_RUN/logs/3-w1.log"
+t_eq "edited 3/3: and finds nothing new" "3 w1 ok" \
+	"$(e2e_cells "$E2E_RUN" | grep '^3 w1')"
 
 # Nothing changed: every cell comes from the cache, no worktree is made.
 e2e_run "$SERIES" LOCK_WAIT=900

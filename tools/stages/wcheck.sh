@@ -30,7 +30,9 @@
 # cell makes it, the sparse cell reads it (or makes it, when the w1 cell
 # came from the cache and the artifact is gone). Only making it needs
 # the worktree, at the commit: the caller runs the stage through at_step
-# then, and FORCE=1 removes the artifact first.
+# then, and FORCE=1 removes the artifact first. The parent's side of it
+# is also kept apart, under the parent's tree and the objects: a rerun
+# after an edit of the commit compiles the commit's side alone.
 #
 # Sourced by tools/bisect-check; expects lib.sh, cell.sh, findings.sh,
 # apply.sh (git_k) and build.sh (kmake, build_config).
@@ -40,7 +42,7 @@ WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 # WCHECK_MAX_INCLUDERS).
 # shellcheck disable=SC2034  # bisect-check's
 readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
-	wcheck_compile wcheck_run)
+	wcheck_compile wcheck_in_tree wcheck_run)
 
 # wcheck_dir(): variable $1 = the W=1 dir of build dir $2.
 wcheck_dir()
@@ -165,17 +167,41 @@ wcheck_compile()
 	((missing == 0)) || grep -q $'\terror\t' "$side.gcc.tsv"
 }
 
+# wcheck_in_tree(): print the objects $2... whose .c file commit $1 has.
+wcheck_in_tree()
+{
+	local sha=$1; shift
+	local -a srcs=()
+	local -A have=()
+	local o f
+
+	for o in "$@"; do
+		srcs+=("${o%.o}.c")
+	done
+	while IFS= read -r f; do
+		have[$f]=1
+	done < <(git --git-dir="$KREPO" ls-tree -r --name-only "$sha" -- "${srcs[@]}")
+	for o in "$@"; do
+		[[ -n "${have[${o%.o}.c]:-}" ]] && echo "$o"
+	done
+}
+
 # wcheck_run(): the artifact $1 for commit $2 (parent $3): both sides
 # compiled, their findings, objects.txt (what was checked) and
-# skipped.txt (what was not, and why). The worktree is at $2 and goes
-# back there.
+# skipped.txt (what was not, and why); log $4. The worktree is at $2 and
+# stays there. The parent's side is kept on its own, in $5-<key of the
+# parent's tree and objects> ($5: what else decides a compile, the
+# caller's key of config, toolchain and this code): an edited commit
+# has the same parent and objects as before, and its rerun compiles
+# only its own side (FORCE=1 compiles both).
 wcheck_run()
 {
 	local art=$1; shift
 	local sha=$1; shift
 	local parent=$1; shift
 	local log=$1; shift
-	local tmp=$art.tmp.$$ wdir f ok=1
+	local sidebase=$1; shift
+	local tmp=$art.tmp.$$ wdir f ok=1 side='' key moved=0
 	local -a objs=() pobjs=() changed=() mtimes=()
 
 	rm -rf "$tmp"
@@ -192,24 +218,33 @@ wcheck_run()
 		rm -rf "$tmp"
 		return 1
 	fi
-	mapfile -t changed < <(git_k diff --name-only "$parent" "$sha")
-	for f in "${changed[@]}"; do
-		mtimes+=("$(stat -c %.9Y "$WT/$f" 2> /dev/null || echo -)")
-	done
 	echo "W=1 dir $wdir: ${objs[*]}" >> "$log"
-	git_k checkout -q --detach "$parent" || ok=0
 	# The parent may lack a file the commit adds.
-	if ((ok)); then
-		mapfile -t pobjs < <(for f in "${objs[@]}"; do
-			[[ -f "$WT/${f%.o}.c" ]] && echo "$f"; done)
-		if ((${#pobjs[@]})); then
-			wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0
+	mapfile -t pobjs < <(wcheck_in_tree "$parent" "${objs[@]}")
+	if ((${#pobjs[@]} == 0)); then
+		: > "$tmp/parent.gcc.tsv"
+		: > "$tmp/parent.sparse.tsv"
+	else
+		hash_to key "$(git --git-dir="$KREPO" rev-parse "$parent^{tree}")" "${pobjs[@]}"
+		side=$sidebase-$key
+		if [[ "${FORCE:-0}" != 1 && -f "$side/done" ]]; then
+			echo "the parent's side, ${pobjs[*]}: from $side" >> "$log"
+			cp "$side"/parent.* "$tmp/" || ok=0
+			touch_used "$side"
+			side=
 		else
-			: > "$tmp/parent.gcc.tsv"
-			: > "$tmp/parent.sparse.tsv"
+			mapfile -t changed < <(git_k diff --name-only "$parent" "$sha")
+			for f in "${changed[@]}"; do
+				mtimes+=("$(stat -c %.9Y "$WT/$f" 2> /dev/null || echo -)")
+			done
+			moved=1
+			git_k checkout -q --detach "$parent" || ok=0
+			((ok)) && { wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0; }
 		fi
 	fi
-	git_k checkout -q --detach "$sha" || die "cannot check out $sha in $WT"
+	if ((moved)); then
+		git_k checkout -q --detach "$sha" || die "cannot check out $sha in $WT"
+	fi
 	((ok)) && { wcheck_compile "$wdir" "$tmp/child" "$log" "${objs[@]}" || ok=0; }
 	for ((f = 0; f < ${#changed[@]}; f++)); do
 		[[ "${mtimes[f]}" == - ]] || touch -c -d "@${mtimes[f]}" "$WT/${changed[f]}"
@@ -217,6 +252,13 @@ wcheck_run()
 	if ((!ok)); then
 		rm -rf "$tmp"
 		return 1
+	fi
+	if [[ -n "$side" ]]; then
+		rm -rf "$side" "$side.tmp.$$"
+		if ! { mkdir -p "$side.tmp.$$" && cp "$tmp"/parent.* "$side.tmp.$$/" &&
+		       : > "$side.tmp.$$/done" && mv "$side.tmp.$$" "$side"; }; then
+			rm -rf "$side.tmp.$$"
+		fi
 	fi
 	rm -rf "$art"
 	mv "$tmp" "$art"
@@ -246,8 +288,9 @@ wcheck_not_built()
 # stage_wcheck(): the w1 or sparse cell ($4) of step $6 (commit $5,
 # parent $7) on the current target; the artifact dir $8; accepted
 # findings in file $9, the series file ${10}; the warnings of the
-# target's build of the step in ${11}.
-# Args: REC LOG DETAIL CHECK SHA IDX PARENT ART ACCEPT SERIES BUILD_WARN
+# target's build of the step in ${11}; ${12}, where wcheck_run keeps
+# the parent's side.
+# Args: REC LOG DETAIL CHECK SHA IDX PARENT ART ACCEPT SERIES BUILD_WARN SIDEBASE
 stage_wcheck()
 {
 	local rec=$1; shift
@@ -261,11 +304,13 @@ stage_wcheck()
 	local accept=$1; shift
 	local series=$1; shift
 	local build_warn=$1; shift
+	local sidebase=$1; shift
 	local tool=gcc n what child
 
 	[[ "$check" == sparse ]] && tool=sparse
 	# Without the artifact, the caller put the worktree at the commit.
-	if [[ ! -f "$art/objects.txt" ]] && ! wcheck_run "$art" "$sha" "$parent" "$log"; then
+	if [[ ! -f "$art/objects.txt" ]] &&
+	   ! wcheck_run "$art" "$sha" "$parent" "$log" "$sidebase"; then
 		result "$rec" FAIL "the W=1 compile did not run (see the log)"
 		result_nocache "$rec"
 		return
