@@ -46,8 +46,8 @@ source "$TOP/tools/series.sh"
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
 CASES=${BENCH_CASES:-cold-build distcc cold warm edit-3/3 long robots naive}
 BENCH_LONG=${BENCH_LONG:-12}
-# The edit-3/3 case's comment carries it: an earlier bench's build of
-# its edit must not be in the cache.
+# The edit-3/3 case's comment carries it, and the long case's: an
+# earlier bench's builds of them must not be in the cache.
 BENCH_NONCE=${BENCH_NONCE:-$(date +%s)}
 declare -A SECS=()
 BENCH_DPIDS=()
@@ -357,7 +357,8 @@ main()
 			grep -v cached | sed 's/^/#   redone: /'
 	fi
 	if [[ " $CASES " == *" long "* ]]; then
-		WORKDIR=$BENCH_DIR/wd "$TOP/test/e2e/make-long-series.sh" "$BENCH_DIR/long" "$BENCH_LONG" \
+		WORKDIR=$BENCH_DIR/wd LONG_NONCE="bench $BENCH_NONCE" \
+			"$TOP/test/e2e/make-long-series.sh" "$BENCH_DIR/long" "$BENCH_LONG" \
 			> "$BENCH_DIR/long.out" 2>&1 || die "cannot make the long series (see $BENCH_DIR/long.out)"
 		timed long run_check "$BENCH_DIR/long/long.yaml" || die "long run failed (see $BENCH_DIR/last.err)"
 		awk -F'\t' -v n="$NSTEPS" '$1 >= n && ($3 == "build" || $3 == "boot") {

@@ -9,6 +9,8 @@
 #
 # Usage: test/e2e/make-long-series.sh OUTDIR [N]   (N <= 20, default 16)
 # Needs a kernel repo in WORKDIR with the v2 branch (make bisect-check).
+# LONG_NONCE=text goes into every comment: other commits than the last
+# time, so that nothing of them is in the cache (the bench measures).
 
 PROG=make-long-series
 # shellcheck source=tools/lib.sh
@@ -46,7 +48,8 @@ main()
 	rm -f "$out"/*.patch
 	for ((i = 0; i < n; i++)); do
 		f=${FILES[i]}
-		printf '\n/* bisect-check long series: comment %d */\n' "$((i + 1))" >> "$wt/$f"
+		printf '\n/* bisect-check long series: comment %d%s */\n' "$((i + 1))" \
+			"${LONG_NONCE:+ ($LONG_NONCE)}" >> "$wt/$f"
 		git -C "$wt" -c user.name='Long Series' -c user.email=long-series@example.org \
 			commit -q -a --date="2020-03-05 10:$(printf %02d "$i"):00 +0000" \
 			-m "${f%.c}: Add comment $((i + 1))" \
