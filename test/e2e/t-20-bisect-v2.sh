@@ -101,12 +101,15 @@ t_eq "the base copy holds the imported commit, the worktree's start" \
 	"$(cat "$(wt_root "$E2E_WORKDIR")/worktree-base.commit")"
 
 # A maintainer edits 3/3 and reruns: its W=1 check compiles 3/3's side
-# only; 2/3's side of the same objects is kept from the run above.
+# only; 2/3's side of the same objects is kept from the run above. The
+# edit is new on every run of this test: an edit made before would find
+# its W=1 artifact in the WORKDIR's cache and compile nothing.
 edit=$T_TMP/v2-edit.yaml
+nonce="t-20 edit $(date +%s)"
 K=$E2E_WORKDIR/kernel.git
 tip=$(git --git-dir="$K" rev-parse bisect/unexport-kallsyms/v2)
 blob=$(git --git-dir="$K" show "$tip:kernel/kallsyms.c" |
-	sed '0,/^ \* Iterate over all symbols in vmlinux/s//& (t-20 edit)/' |
+	sed "0,/^ \\* Iterate over all symbols in vmlinux/s//& ($nonce)/" |
 	git --git-dir="$K" hash-object -w --stdin)
 tree=$(export GIT_INDEX_FILE=$T_TMP/edit.index &&
 	git --git-dir="$K" read-tree "$tip" &&
