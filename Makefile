@@ -139,9 +139,9 @@ bench: tools ## measure cold/warm runs against a cold build and a naive loop
 clean: ## remove this repository's build products
 	$(Q)rm -rf $(BIN)
 
-distclean: clean ## also remove WORKDIR (kernel repo, build dirs, caches, runs) and its base copy
+distclean: clean ## also remove WORKDIR (kernel repo, build dirs, caches, runs) and its kept worktree
 	@echo "removing $(WORKDIR): kernel repo, build dirs, ccache, result cache, runs"
 	$(Q)rm -rf "$(WORKDIR)"
 	$(Q)r=$$(bash -c '. tools/lib.sh && wt_root "$$1"' - "$(WORKDIR)") && \
-		rm -rf "$$r/worktree-base" "$$r/worktree-base.index" "$$r/worktree-base.commit" && \
+		rm -rf "$$r/worktree-kept" "$$r/worktree-kept.index" "$$r/worktree-kept.commit" && \
 		{ rmdir "$$r" 2>/dev/null; true; }

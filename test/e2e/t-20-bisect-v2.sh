@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 38
+t_plan 40
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -91,14 +91,14 @@ t_nogrep "3/3's build recompiles nothing 2/3 touched (the W=1 check kept mtimes)
 	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
 t_grep "3/3's build compiles what 3/3 touched" 'CC +kernel/kallsyms\.o$' \
 	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
-# The worktree: a hard-link copy of the base copy, or checked out and
-# then kept as the base copy (tools/stages/apply.sh).
-t_grep "the run's worktree came from the base copy, or became it" \
-	'^(the worktree is a hard-link copy of the base copy|kept the worktree.s files as the base copy) ' \
+# The worktree: the kept worktree of the run before, or checked out; at
+# the end kept, at the commit it was left at (tools/stages/apply.sh).
+t_grep "the run's worktree was the kept worktree, or became it" \
+	'^(the worktree is the kept worktree, at|kept the worktree, at) [0-9a-f]{40}' \
 	"$E2E_RUN/logs/worktree.log"
-t_eq "the base copy holds the imported commit, the worktree's start" \
-	"$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "bisect/unexport-kallsyms/v2-base~1")" \
-	"$(cat "$(wt_root "$E2E_WORKDIR")/worktree-base.commit")"
+t_eq "the kept worktree is at the last commit the run checked out, 3/3" \
+	"$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "bisect/unexport-kallsyms/v2")" \
+	"$(cat "$(wt_root "$E2E_WORKDIR")/worktree-kept.commit")"
 
 # A maintainer edits 3/3 and reruns: its W=1 check compiles 3/3's side
 # only; 2/3's side of the same objects is kept from the run above. The
@@ -131,6 +131,12 @@ git --git-dir="$K" format-patch -1 --stdout "$commit" > "$T_TMP/0003-edited.patc
 ) > "$edit"
 e2e_run "$edit" TARGETS=x86_64-gcc STEPS=3 LOCK_WAIT=900
 t_eq "edited 3/3 exits 0" 0 "$E2E_RC"
+# The kept worktree was at 3/3: git rewrote kernel/kallsyms.c alone.
+t_grep "edited 3/3: its build compiles the edited file" 'CC +kernel/kallsyms\.o$' \
+	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
+t_nogrep "edited 3/3: and nothing 3/3 has from earlier steps" \
+	'CC \[M\] +samples/hw_breakpoint/data_breakpoint\.o$' \
+	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
 t_grep "edited 3/3: its W=1 check takes 2/3's side from the earlier run" \
 	'^the parent.s side, kernel/kallsyms\.o: from ' "$E2E_RUN/logs/3-w1.log"
 t_eq "edited 3/3: and finds nothing new" "3 w1 ok" \

@@ -22,13 +22,15 @@ git_k()
 	git -C "$WT" -c core.hooksPath=/dev/null -c advice.detachedHead=false "$@"
 }
 
-# worktree_remove(): remove the throwaway worktree (registered with defer).
+# worktree_remove(): end of the run (registered with defer): keep the
+# worktree as the kept worktree when git finds it clean, else remove it.
 worktree_remove()
 {
 	if [[ "${KEEP:-0}" == 1 && -d "$WT" ]]; then
 		msg "KEEP=1: the worktree stays at $WT"
 		return 0
 	fi
+	[[ -d "$WT" ]] && worktree_keep "${WT_LOG:-/dev/null}" && return 0
 	# Interrupted, with the worktree on disk: one rename now, the next
 	# run deletes it (on tmpfs, deleting takes a second and frees RAM).
 	if [[ -n "${INTERRUPTED:-}" && -d "$WT" ]] &&
@@ -57,12 +59,16 @@ worktree_clear()
 {
 	local log=$1; shift
 
-	# We hold the WORKDIR lock: anything at $WT is debris of a killed run,
-	# $WT.trash.* that of an interrupted one.
+	WT_LOG=$log
+	# We hold the WORKDIR lock: anything at $WT is what a killed run or
+	# KEEP=1 left, $WT.trash.* what an interrupted one did. Clean to git,
+	# it becomes the kept worktree.
 	rm -rf "$WT".trash.*
+	# The hard-link base copy of earlier versions (1.3 GB of tmpfs).
+	rm -rf "$WT-base.commit" "$WT-base" "$WT-base.index"
 	if [[ -e "$WT" ]]; then
-		echo "removing stale worktree $WT" >> "$log"
-		worktree_remove
+		echo "a worktree is left at $WT" >> "$log"
+		worktree_keep "$log" || worktree_drop "$KREPO" "$WT"
 	fi
 	wt_root_make "$WT" || return "$EXIT_SETUP"
 	defer worktree_remove
@@ -82,9 +88,10 @@ worktree_place()
 	WT_PLACED=1
 }
 
-# stage_worktree(): make a fresh worktree at $WT on commit $1: from the
-# base copy when it holds that commit (about a second), else checked out
-# (5 to 20 s, the objects read from disk), and then kept as the base copy.
+# stage_worktree(): make the run's worktree at $WT: the kept worktree,
+# moved there, at whatever commit the last run left it (a second at most,
+# no file written), else checked out on commit $1 (5 to 20 s, the objects
+# read from disk). The stages check out the commits they need.
 stage_worktree()
 {
 	local base=$1; shift
@@ -94,29 +101,23 @@ stage_worktree()
 		worktree_adopt "$base" "$log" "$IMPORT_INDEX" || return
 		WT_PLACED=
 		IMPORT_TREE=
-		basecopy_make "$base" "$log"
 		return 0
 	fi
 	worktree_clear "$log" || return "$EXIT_SETUP"
-	if basecopy_valid "$base" "$log"; then
-		if cp -al "$WT_BASE" "$WT" 2>> "$log" &&
-		   worktree_adopt "$base" "$log" "$WT_BASE.index"; then
-			echo "the worktree is a hard-link copy of the base copy $WT_BASE" >> "$log"
-			return 0
-		fi
-		echo "cannot copy the base copy: checking out instead" >> "$log"
-		basecopy_drop
-		rm -rf "$WT" "$WT.reg"
-		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
-	fi
+	[[ "$(git --git-dir="$KREPO" config --get core.trustctime)" == false ]] ||
+		git --git-dir="$KREPO" config core.trustctime false ||
+		return "$EXIT_SETUP"
+	kept_take "$log" && return 0
 	# Parallel checkout: writing 80000 files is mostly system time.
 	run_logged "$log" git --git-dir="$KREPO" -c checkout.workers="$JOBS" \
 		worktree add -f --detach "$WT" "$base" ||
 		return "$EXIT_SETUP"
-	# Same old mtime everywhere: the build dir decides what is new.
+	# Same old mtime everywhere: the build dir decides what is new. The
+	# index then takes the new stat data (git hashes every file again,
+	# 5 s): else the first look at every file does that, at the run's end.
 	(cd "$WT" && git ls-files -z | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
 		return "$EXIT_SETUP"
-	basecopy_make "$base" "$log"
+	git_k -c core.trustctime=false update-index -q --refresh >> "$log" 2>&1
 	return 0
 }
 
@@ -131,7 +132,7 @@ wt_index()
 }
 
 # worktree_adopt(): make the files at $WT, those of commit $1 and already
-# hashed into index $3 (an unpacked import, or a copy of the base copy),
+# hashed into index $3 (an unpacked import, or the kept worktree's),
 # the worktree on that commit instead of checking them out again.
 worktree_adopt()
 {
@@ -152,86 +153,109 @@ worktree_adopt()
 	return 0
 }
 
-# The base copy, $WT_BASE: the files of the base commit, kept beside the
-# worktree between runs with an index of their own ($WT_BASE.index) and
-# the commit they hold ($WT_BASE.commit, written last). A run's worktree
-# is a hard-link copy of it. Nothing of a run writes into a file it
-# shares: git replaces a file it changes (a new inode) and the build
-# writes only into its O= dir; what touches a shared file changes its
-# mtime, which the build dirs already treat as "maybe newer". The index
-# is refreshed before every use, so a file that another program changed
-# in place throws the copy away instead of entering a worktree. ctime is
-# not compared (core.trustctime=false in $KREPO): making a hard link
-# changes it, and nothing else.
+# The kept worktree, $WT_KEPT: the worktree of the last run, kept between
+# runs as plain files, unregistered, with its index ($WT_KEPT.index) and
+# the commit they hold ($WT_KEPT.commit, written last, removed first). A
+# run moves it to $WT and back, so files keep their mtimes: git gives a
+# fresh one to what it rewrites, and a build dir recompiles what changed
+# since it last built, not every file the series touches. Before each
+# use git looks at it: a file changed by another program, a stray file,
+# an index other than the commit's, or a commit no longer in $KREPO
+# throws it away. ctime is not compared (core.trustctime=false): moving
+# and linking change it, and nothing else.
 
-# basecopy_git(): git on the base copy with its own index.
-basecopy_git()
+# tree_clean(): whether work tree $1 with index $2 holds exactly commit
+# $3; why not, to log $4.
+tree_clean()
 {
-	GIT_INDEX_FILE="$WT_BASE.index" git --git-dir="$KREPO" \
-		--work-tree="$WT_BASE" -c core.trustctime=false "$@"
-}
-
-# basecopy_valid(): whether the base copy holds exactly commit $1.
-basecopy_valid()
-{
-	local base=$1; shift
+	local wt=$1; shift
+	local index=$1; shift
+	local commit=$1; shift
 	local log=$1; shift
-	local held others
+	local -a g=(env GIT_INDEX_FILE="$index" git --git-dir="$KREPO"
+		--work-tree="$wt" -c core.trustctime=false)
+	local others
 
-	[[ -f "$WT_BASE.commit" ]] || return 1
-	held=$(< "$WT_BASE.commit")
-	if [[ "$held" != "$base" ]]; then
-		echo "the base copy holds $held, not $base: dropping it" >> "$log"
-		basecopy_drop
+	if ! git --git-dir="$KREPO" cat-file -e "$commit^{commit}" 2>/dev/null; then
+		echo "$commit is not in $KREPO" >> "$log"
 		return 1
 	fi
-	if ! basecopy_git update-index --refresh >> "$log" 2>&1; then
-		echo "files of the base copy changed (above): dropping it" >> "$log"
-		basecopy_drop
+	if ! "${g[@]}" update-index --refresh >> "$log" 2>&1; then
+		echo "files of $wt changed (above)" >> "$log"
 		return 1
 	fi
-	others=$(basecopy_git ls-files --others --directory | head -n 3)
+	if ! "${g[@]}" diff-index --cached --quiet "$commit" -- >> "$log" 2>&1; then
+		echo "the index of $wt is not that of $commit" >> "$log"
+		return 1
+	fi
+	others=$("${g[@]}" ls-files --others --directory | head -n 3)
 	if [[ -n "$others" ]]; then
-		echo "files not of $base in the base copy (${others//$'\n'/, }): dropping it" >> "$log"
-		basecopy_drop
+		echo "files not of $commit in $wt: ${others//$'\n'/, }" >> "$log"
 		return 1
 	fi
 	return 0
 }
 
-# basecopy_make(): keep the worktree, just made on commit $1 and not
-# changed since, as the base copy; on any failure there is none.
-basecopy_make()
+# worktree_keep(): make the worktree at $WT, when git finds it clean and
+# at a commit, the kept worktree (the earlier one goes); log to $1.
+worktree_keep()
 {
-	local base=$1; shift
 	local log=$1; shift
-	local index
+	local head index
 
-	basecopy_drop
-	[[ "$(git --git-dir="$KREPO" config --get core.trustctime)" == false ]] ||
-		git --git-dir="$KREPO" config core.trustctime false || return 0
-	index=$(wt_index) || return 0
-	# The refresh hashes again what the worktree's index has other
-	# stat data for (all of a checkout after the touch above), and the
-	# worktree takes the refreshed index: the files are the same.
-	if cp -al "$WT" "$WT_BASE" 2>> "$log" && rm -f "$WT_BASE/.git" &&
-	   cp "$index" "$WT_BASE.index" &&
-	   basecopy_git update-index --refresh >> "$log" 2>&1 &&
-	   cp "$WT_BASE.index" "$index" &&
-	   echo "$base" > "$WT_BASE.commit"; then
-		echo "kept the worktree's files as the base copy $WT_BASE" >> "$log"
+	if ! { [[ -f "$WT/.git" ]] &&
+	       head=$(git_k rev-parse -q --verify HEAD 2>/dev/null) &&
+	       index=$(wt_index 2>/dev/null) &&
+	       [[ ! -e "$(git_k rev-parse --git-path rebase-apply)" ]] &&
+	       tree_clean "$WT" "$index" "$head" "$log"; }; then
+		echo "the worktree is not kept: not clean at a commit" >> "$log"
+		return 1
+	fi
+	kept_drop
+	if cp "$index" "$WT_KEPT.index" && rm -f "$WT/.git" &&
+	   mv "$WT" "$WT_KEPT" && echo "$head" > "$WT_KEPT.commit"; then
+		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
+		echo "kept the worktree, at $head, as $WT_KEPT" >> "$log"
 		return 0
 	fi
-	echo "could not keep a base copy (the next run checks out again)" >> "$log"
-	basecopy_drop
-	return 0
+	echo "could not keep the worktree at $WT_KEPT" >> "$log"
+	kept_drop
+	return 1
 }
 
-# basecopy_drop(): remove the base copy (stamp first: never half valid).
-basecopy_drop()
+# kept_take(): make the kept worktree, when git finds it clean, the run's
+# worktree; log to $1.
+kept_take()
 {
-	rm -f "$WT_BASE.commit"
-	rm -rf "$WT_BASE" "$WT_BASE.index"
+	local log=$1; shift
+	local held
+
+	[[ -f "$WT_KEPT.commit" ]] || return 1
+	held=$(< "$WT_KEPT.commit")
+	if ! tree_clean "$WT_KEPT" "$WT_KEPT.index" "$held" "$log"; then
+		echo "the kept worktree is of no use: dropping it" >> "$log"
+		kept_drop
+		return 1
+	fi
+	rm -f "$WT_KEPT.commit"
+	if mv "$WT_KEPT" "$WT" &&
+	   worktree_adopt "$held" "$log" "$WT_KEPT.index"; then
+		rm -f "$WT_KEPT.index"
+		echo "the worktree is the kept worktree, at $held" >> "$log"
+		return 0
+	fi
+	echo "cannot use the kept worktree: checking out instead" >> "$log"
+	kept_drop
+	rm -rf "$WT" "$WT.reg"
+	git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
+	return 1
+}
+
+# kept_drop(): remove the kept worktree (stamp first: never half valid).
+kept_drop()
+{
+	rm -f "$WT_KEPT.commit"
+	rm -rf "$WT_KEPT" "$WT_KEPT.index"
 }
 
 # apply_one(): `git am` one patch file onto HEAD of the worktree; on
