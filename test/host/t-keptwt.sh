@@ -127,8 +127,8 @@ t_eq "and used" "$OTHER" "$HEAD"
 stage_worktree "$BASE" "$LOG"
 echo "int edited;" >> "$WT/a.c"
 new_worktree "$BASE"
-t_grep "a changed worktree a killed run left: not kept" \
-	'^the worktree is not kept: not clean at a commit' "$LOG"
+t_grep "a changed worktree a killed run left: not used" \
+	'^the kept worktree is of no use: dropping it' "$LOG"
 t_eq "the worktree is checked out again, with the commit's file" "$BASE int a;" \
 	"$HEAD $A_C"
 
