@@ -13,7 +13,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/series.yaml
 N_PATCHES=3
 
-t_plan 40
+t_plan 41
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v2 run exits 0" 0 "$E2E_RC"
@@ -139,6 +139,10 @@ t_nogrep "edited 3/3: and nothing 3/3 has from earlier steps" \
 	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
 t_grep "edited 3/3: its W=1 check takes 2/3's side from the earlier run" \
 	'^the parent.s side, kernel/kallsyms\.o: from ' "$E2E_RUN/logs/3-w1.log"
+# The objects were known before the build (its dir had built 3/3, the
+# edit changes kernel/kallsyms.c only): the compile ran beside it.
+t_grep "edited 3/3: its W=1 compile ran beside its build" \
+	'^the parent.s side, kernel/kallsyms\.o: from ' "$E2E_RUN/logs/3-w1-beside.log"
 t_eq "edited 3/3: and finds nothing new" "3 w1 ok" \
 	"$(e2e_cells "$E2E_RUN" | grep '^3 w1')"
 

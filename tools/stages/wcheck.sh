@@ -32,7 +32,11 @@
 # the worktree, at the commit: the caller runs the stage through at_step
 # then, and FORCE=1 removes the artifact first. The parent's side of it
 # is also kept apart, under the parent's tree and the objects: a rerun
-# after an edit of the commit compiles the commit's side alone.
+# after an edit of the commit compiles the commit's side alone. When the
+# objects are known before the build (bisect-check, checks_early), the
+# artifact is made beside it, from a parent's side made ahead: at the
+# step before, for the next commit (wcheck_preside), or by an earlier
+# run; a series of small commits then checks each beside its build.
 #
 # Sourced by tools/bisect-check; expects lib.sh, cell.sh, findings.sh,
 # apply.sh (git_k) and build.sh (kmake, build_config).
@@ -42,7 +46,7 @@ WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 # WCHECK_MAX_INCLUDERS).
 # shellcheck disable=SC2034  # bisect-check's
 readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
-	wcheck_compile wcheck_in_tree wcheck_run)
+	wcheck_compile wcheck_in_tree wcheck_side wcheck_side_keep wcheck_run wcheck_preside)
 
 # wcheck_dir(): variable $1 = the W=1 dir of build dir $2.
 wcheck_dir()
@@ -186,14 +190,43 @@ wcheck_in_tree()
 	done
 }
 
+# wcheck_side(): variable $1 = where the parent's side of objects $4...
+# at commit $3 is kept: under side base $2 (what else decides a compile:
+# the caller's key of config, toolchain and this code), then the tree of
+# $3 and the objects.
+wcheck_side()
+{
+	local -n __ws_ref=$1; shift
+	local sidebase=$1; shift
+	local parent=$1; shift
+	local key
+
+	hash_to key "$(git --git-dir="$KREPO" rev-parse "$parent^{tree}")" "$@"
+	__ws_ref=$sidebase-$key
+}
+
+# wcheck_side_keep(): keep the parent.* files of dir $1 as side $2.
+wcheck_side_keep()
+{
+	local from=$1; shift
+	local side=$1; shift
+
+	rm -rf "$side" "$side.tmp.$$"
+	if ! { mkdir -p "$side.tmp.$$" && cp "$from"/parent.* "$side.tmp.$$/" &&
+	       : > "$side.tmp.$$/done" && mv "$side.tmp.$$" "$side"; }; then
+		rm -rf "$side.tmp.$$"
+	fi
+	return 0
+}
+
 # wcheck_run(): the artifact $1 for commit $2 (parent $3): both sides
 # compiled, their findings, objects.txt (what was checked) and
 # skipped.txt (what was not, and why); log $4. The worktree is at $2 and
-# stays there. The parent's side is kept on its own, in $5-<key of the
-# parent's tree and objects> ($5: what else decides a compile, the
-# caller's key of config, toolchain and this code): an edited commit
-# has the same parent and objects as before, and its rerun compiles
-# only its own side (FORCE=1 compiles both).
+# stays there. The parent's side is kept on its own (wcheck_side, side
+# base $5): an edited commit has the same parent and objects as before,
+# and its rerun compiles only its own side (FORCE=1 compiles both). With
+# $6 = early, beside a build of the worktree: the parent's side must be
+# kept already (no checkout), else it fails, having done nothing.
 wcheck_run()
 {
 	local art=$1; shift
@@ -201,13 +234,21 @@ wcheck_run()
 	local parent=$1; shift
 	local log=$1; shift
 	local sidebase=$1; shift
-	local tmp=$art.tmp.$$ wdir f ok=1 side='' key moved=0
+	local early=${1:-}
+	local tmp=$art.tmp.$$ wdir f ok=1 side='' moved=0
 	local -a objs=() pobjs=() changed=() mtimes=()
 
 	rm -rf "$tmp"
 	mkdir -p "$tmp" || return 1
 	mapfile -t objs < <(wcheck_objects "$sha" "$parent" 3> "$tmp/skipped.txt")
 	printf '%s\n' "${objs[@]}" > "$tmp/objects.txt"
+	# The parent may lack a file the commit adds.
+	((${#objs[@]} == 0)) || mapfile -t pobjs < <(wcheck_in_tree "$parent" "${objs[@]}")
+	((${#pobjs[@]} == 0)) || wcheck_side side "$sidebase" "$parent" "${pobjs[@]}"
+	if [[ "$early" == early && -n "$side" && ! -f "$side/done" ]]; then
+		rm -rf "$tmp"
+		return 1
+	fi
 	if ((${#objs[@]} == 0)); then
 		: > "$tmp/objects.txt"
 		mv "$tmp" "$art"
@@ -219,28 +260,22 @@ wcheck_run()
 		return 1
 	fi
 	echo "W=1 dir $wdir: ${objs[*]}" >> "$log"
-	# The parent may lack a file the commit adds.
-	mapfile -t pobjs < <(wcheck_in_tree "$parent" "${objs[@]}")
 	if ((${#pobjs[@]} == 0)); then
 		: > "$tmp/parent.gcc.tsv"
 		: > "$tmp/parent.sparse.tsv"
+	elif [[ "${FORCE:-0}" != 1 && -f "$side/done" ]]; then
+		echo "the parent's side, ${pobjs[*]}: from $side" >> "$log"
+		cp "$side"/parent.* "$tmp/" || ok=0
+		touch_used "$side"
+		side=
 	else
-		hash_to key "$(git --git-dir="$KREPO" rev-parse "$parent^{tree}")" "${pobjs[@]}"
-		side=$sidebase-$key
-		if [[ "${FORCE:-0}" != 1 && -f "$side/done" ]]; then
-			echo "the parent's side, ${pobjs[*]}: from $side" >> "$log"
-			cp "$side"/parent.* "$tmp/" || ok=0
-			touch_used "$side"
-			side=
-		else
-			mapfile -t changed < <(git_k diff --name-only "$parent" "$sha")
-			for f in "${changed[@]}"; do
-				mtimes+=("$(stat -c %.9Y "$WT/$f" 2> /dev/null || echo -)")
-			done
-			moved=1
-			git_k checkout -q --detach "$parent" || ok=0
-			((ok)) && { wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0; }
-		fi
+		mapfile -t changed < <(git_k diff --name-only "$parent" "$sha")
+		for f in "${changed[@]}"; do
+			mtimes+=("$(stat -c %.9Y "$WT/$f" 2> /dev/null || echo -)")
+		done
+		moved=1
+		git_k checkout -q --detach "$parent" || ok=0
+		((ok)) && { wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0; }
 	fi
 	if ((moved)); then
 		git_k checkout -q --detach "$sha" || die "cannot check out $sha in $WT"
@@ -253,15 +288,39 @@ wcheck_run()
 		rm -rf "$tmp"
 		return 1
 	fi
-	if [[ -n "$side" ]]; then
-		rm -rf "$side" "$side.tmp.$$"
-		if ! { mkdir -p "$side.tmp.$$" && cp "$tmp"/parent.* "$side.tmp.$$/" &&
-		       : > "$side.tmp.$$/done" && mv "$side.tmp.$$" "$side"; }; then
-			rm -rf "$side.tmp.$$"
-		fi
-	fi
+	[[ -z "$side" ]] || wcheck_side_keep "$tmp" "$side"
 	rm -rf "$art"
 	mv "$tmp" "$art"
+}
+
+# wcheck_preside(): the parent's side of commit $2 made ahead, with the
+# worktree at its parent $1 (the step before, beside that step's build):
+# kept as wcheck_run keeps it (side base $4), so that the commit's own
+# check compiles its side alone, beside its build. Log $3.
+wcheck_preside()
+{
+	local parent=$1; shift
+	local sha=$1; shift
+	local log=$1; shift
+	local sidebase=$1; shift
+	local side tmp wdir
+	local -a objs=() pobjs=()
+
+	mapfile -t objs < <(wcheck_objects "$sha" "$parent" 3> /dev/null)
+	((${#objs[@]})) || return 0
+	mapfile -t pobjs < <(wcheck_in_tree "$parent" "${objs[@]}")
+	((${#pobjs[@]})) || return 0
+	wcheck_side side "$sidebase" "$parent" "${pobjs[@]}"
+	[[ -f "$side/done" ]] && return 0
+	wcheck_ready wdir "$log" || return 1
+	tmp=$side.pre.$$
+	rm -rf "$tmp"
+	mkdir -p "$tmp" || return 1
+	echo "the next commit's parent side, ${pobjs[*]}, made ahead: $side" >> "$log"
+	if wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}"; then
+		wcheck_side_keep "$tmp" "$side"
+	fi
+	rm -rf "$tmp"
 }
 
 # wcheck_not_built(): print the findings of parse output $1 that the
@@ -308,6 +367,8 @@ stage_wcheck()
 	local tool=gcc n what child
 
 	[[ "$check" == sparse ]] && tool=sparse
+	# What ran beside the step's build (bisect-check, checks_beside).
+	[[ "$check" == w1 && -f "${log%.log}-beside.log" ]] && cat "${log%.log}-beside.log" >> "$log"
 	# Without the artifact, the caller put the worktree at the commit.
 	if [[ ! -f "$art/objects.txt" ]] &&
 	   ! wcheck_run "$art" "$sha" "$parent" "$log" "$sidebase"; then
