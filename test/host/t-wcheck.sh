@@ -5,7 +5,9 @@
 # (tools/stages/wcheck.sh, wcheck_not_built): a W=1 finding the target's
 # build printed too is left to the build cell, every other one stays;
 # an empty build warnings file keeps them all; typographic quotes of a
-# UTF-8 locale match the findings' plain ones.
+# UTF-8 locale match the findings' plain ones. And when the objects of a
+# commit's W=1 compile are known before its build (wcheck_plain,
+# wcheck_known_early), on a small real repository.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -19,7 +21,7 @@ mkdir -p "$D"
 TAB=$'\t'
 F=samples/hw_breakpoint/data_breakpoint.c
 
-t_plan 6
+t_plan 14
 
 # Two findings as tools/bin/findings parse prints them.
 {
@@ -49,5 +51,58 @@ printf '%s: warning: unused variable '"'x'"' [-Wunused]\n%s: warning: unused var
 wcheck_not_built "$D/child.tsv" "$D/build2" > "$D/out" 3> "$D/built"
 t_eq "another kind or file does not match" "" "$(cat "$D/built")"
 t_eq "so both findings stay" 2 "$(grep -c . "$D/out")"
+
+# A base, then commits that modify a C file; a Makefile; add a file;
+# change scripts/.
+KREPO=$D/k.git
+git init -q --bare "$KREPO"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@localhost GIT_COMMITTER_NAME=t \
+	GIT_COMMITTER_EMAIL=t@localhost GIT_INDEX_FILE=$D/k.index
+mkdir -p "$D/src/kernel" "$D/src/scripts"
+echo 'int a;' > "$D/src/kernel/a.c"
+echo 'obj-y += a.o' > "$D/src/kernel/Makefile"
+echo 'true' > "$D/src/scripts/x.sh"
+# commit_of(): commit the tree of $D/src onto $1; print its id.
+commit_of()
+{
+	git --git-dir="$KREPO" --work-tree="$D/src" add -A . &&
+		git --git-dir="$KREPO" commit-tree ${1:+-p "$1"} -m c \
+		"$(git --git-dir="$KREPO" write-tree)"
+}
+BASE=$(commit_of "")
+echo 'int a2;' > "$D/src/kernel/a.c"
+C_MOD=$(commit_of "$BASE")
+echo 'obj-y += a.o b.o' > "$D/src/kernel/Makefile"
+C_MK=$(commit_of "$C_MOD")
+echo 'int b;' > "$D/src/kernel/b.c"
+C_ADD=$(commit_of "$C_MK")
+echo 'false' > "$D/src/scripts/x.sh"
+C_SCR=$(commit_of "$C_ADD")
+unset GIT_INDEX_FILE
+
+plain()
+{
+	if wcheck_plain "$@"; then echo yes; else echo no; fi
+}
+t_eq "a commit that modifies a C file is plain" yes "$(plain "$BASE" "$C_MOD")"
+t_eq "one that changes a Makefile is not" no "$(plain "$C_MOD" "$C_MK")"
+t_eq "one that adds a file is not" no "$(plain "$C_MK" "$C_ADD")"
+t_eq "one that changes scripts/ is not" no "$(plain "$C_ADD" "$C_SCR")"
+t_eq "trees compare as commits do" yes \
+	"$(plain "$(git --git-dir="$KREPO" rev-parse "$BASE^{tree}")" "$C_MOD")"
+
+# The build dir last built the base's tree.
+OUT=$D/build-dir
+mkdir -p "$OUT"
+early()
+{
+	if wcheck_known_early "$1"; then echo yes; else echo no; fi
+}
+t_eq "no state in the build dir: not known early" no "$(early "$C_MOD")"
+git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$OUT/.bisect-trees"
+t_eq "built the base alone, the commit plain against it: known early" yes "$(early "$C_MOD")"
+git --git-dir="$KREPO" rev-parse "$C_MK^{tree}" >> "$OUT/.bisect-trees"
+t_eq "a build dir holding two trees (a build cut off): not known early" no "$(early "$C_MOD")"
+git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$OUT/.bisect-trees"
 
 t_done

@@ -323,6 +323,39 @@ wcheck_preside()
 	rm -rf "$tmp"
 }
 
+# wcheck_plain(): whether tree-ish $2 against $1 only modifies files,
+# none that decides what is built (a Makefile, Kbuild or Kconfig file,
+# scripts/).
+wcheck_plain()
+{
+	local from=$1; shift
+	local to=$1; shift
+	local st f
+
+	while IFS=$'\t' read -r st f; do
+		[[ "$st" == M ]] || return 1
+		case ${f##*/} in
+		Makefile* | Kbuild* | Kconfig* | *.mk) return 1 ;;
+		esac
+		[[ "$f" == scripts/* ]] && return 1
+	done < <(git --git-dir="$KREPO" diff --no-renames --name-status "$from" "$to")
+	return 0
+}
+
+# wcheck_known_early(): whether the objects the W=1 check of commit $1
+# compiles (wcheck_objects: the touched files its build compiles) are
+# known before the commit's build: they are what the first target's
+# build dir has built, when it last built one tree alone and that tree
+# differs from the commit in nothing that decides what is built.
+wcheck_known_early()
+{
+	local sha=$1; shift
+	local trees
+
+	text_of trees "$OUT/.bisect-trees" || return 1
+	[[ -n "$trees" && "$trees" != *$'\n'* ]] && wcheck_plain "$trees" "$sha"
+}
+
 # wcheck_not_built(): print the findings of parse output $1 that the
 # target's build of the step (its warnings, file $2, as build_warnings
 # writes them) did not print: those it did, its build cell judges; on
