@@ -46,7 +46,7 @@ WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 # WCHECK_MAX_INCLUDERS).
 # shellcheck disable=SC2034  # bisect-check's
 readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
-	wcheck_compile wcheck_in_tree wcheck_side wcheck_side_keep wcheck_run wcheck_preside)
+	wcheck_compile wcheck_in_tree wcheck_plan wcheck_side_keep wcheck_run wcheck_preside)
 
 # wcheck_dir(): variable $1 = the W=1 dir of build dir $2.
 wcheck_dir()
@@ -190,19 +190,32 @@ wcheck_in_tree()
 	done
 }
 
-# wcheck_side(): variable $1 = where the parent's side of objects $4...
-# at commit $3 is kept: under side base $2 (what else decides a compile:
-# the caller's key of config, toolchain and this code), then the tree of
-# $3 and the objects.
-wcheck_side()
+# wcheck_plan(): for commit $4 against parent $5, arrays $1 = the objects
+# to check (wcheck_objects; what is not checked, and why, to file $7),
+# $2 = those the parent has (it may lack a file the commit adds), and
+# variable $3 = where the parent's side of them is kept: under side base
+# $6 (what else decides a compile: the caller's key of config, toolchain
+# and this code), then the parent's tree and the objects; empty when the
+# parent has none of them.
+wcheck_plan()
 {
-	local -n __ws_ref=$1; shift
-	local sidebase=$1; shift
+	local -n __wp_objs=$1; shift
+	local -n __wp_pobjs=$1; shift
+	local -n __wp_side=$1; shift
+	local sha=$1; shift
 	local parent=$1; shift
-	local key
+	local sidebase=$1; shift
+	local skipped=$1; shift
+	local __wp_key
 
-	hash_to key "$(git --git-dir="$KREPO" rev-parse "$parent^{tree}")" "$@"
-	__ws_ref=$sidebase-$key
+	__wp_side=
+	__wp_pobjs=()
+	mapfile -t __wp_objs < <(wcheck_objects "$sha" "$parent" 3> "$skipped")
+	((${#__wp_objs[@]})) || return 0
+	mapfile -t __wp_pobjs < <(wcheck_in_tree "$parent" "${__wp_objs[@]}")
+	((${#__wp_pobjs[@]})) || return 0
+	hash_to __wp_key "$(git --git-dir="$KREPO" rev-parse "$parent^{tree}")" "${__wp_pobjs[@]}"
+	__wp_side=$sidebase-$__wp_key
 }
 
 # wcheck_side_keep(): keep the parent.* files of dir $1 as side $2.
@@ -222,7 +235,7 @@ wcheck_side_keep()
 # wcheck_run(): the artifact $1 for commit $2 (parent $3): both sides
 # compiled, their findings, objects.txt (what was checked) and
 # skipped.txt (what was not, and why); log $4. The worktree is at $2 and
-# stays there. The parent's side is kept on its own (wcheck_side, side
+# stays there. The parent's side is kept on its own (wcheck_plan, side
 # base $5): an edited commit has the same parent and objects as before,
 # and its rerun compiles only its own side (FORCE=1 compiles both). With
 # $6 = early, beside a build of the worktree: the parent's side must be
@@ -240,11 +253,8 @@ wcheck_run()
 
 	rm -rf "$tmp"
 	mkdir -p "$tmp" || return 1
-	mapfile -t objs < <(wcheck_objects "$sha" "$parent" 3> "$tmp/skipped.txt")
+	wcheck_plan objs pobjs side "$sha" "$parent" "$sidebase" "$tmp/skipped.txt"
 	printf '%s\n' "${objs[@]}" > "$tmp/objects.txt"
-	# The parent may lack a file the commit adds.
-	((${#objs[@]} == 0)) || mapfile -t pobjs < <(wcheck_in_tree "$parent" "${objs[@]}")
-	((${#pobjs[@]} == 0)) || wcheck_side side "$sidebase" "$parent" "${pobjs[@]}"
 	if [[ "$early" == early && -n "$side" && ! -f "$side/done" ]]; then
 		rm -rf "$tmp"
 		return 1
@@ -306,14 +316,11 @@ wcheck_preside()
 	local side tmp wdir
 	local -a objs=() pobjs=()
 
-	mapfile -t objs < <(wcheck_objects "$sha" "$parent" 3> /dev/null)
-	((${#objs[@]})) || return 0
-	mapfile -t pobjs < <(wcheck_in_tree "$parent" "${objs[@]}")
-	((${#pobjs[@]})) || return 0
-	wcheck_side side "$sidebase" "$parent" "${pobjs[@]}"
-	[[ -f "$side/done" ]] && return 0
+	wcheck_plan objs pobjs side "$sha" "$parent" "$sidebase" /dev/null
+	[[ -z "$side" || -f "$side/done" ]] && return 0
 	wcheck_ready wdir "$log" || return 1
-	tmp=$side.pre.$$
+	# Named as prune.sh's pattern of what a killed run left.
+	tmp=$side.tmp.pre.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp" || return 1
 	echo "the next commit's parent side, ${pobjs[*]}, made ahead: $side" >> "$log"
