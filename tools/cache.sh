@@ -235,7 +235,7 @@ cache_put()
 	local tgt=$1; shift
 	local d t f now detail
 
-	now=$(cell_id "$idx" "$tgt")
+	cell_id_to now "$idx" "$tgt"
 	detail=$(cell_detail "$idx" "$tgt" "$stage")
 	d=$(cache_dir "$stage" "$key")
 	mkdir -p "$d.tmp.$$/evidence" || return 0

@@ -14,13 +14,19 @@
 # its result in the record REC with result() (and result_out() for what
 # it made, e.g. a commit id). It never calls back into the driver.
 #
-# The record, RUNDIR/results/<cell id>.tsv, is tab separated:
+# The record, RUNDIR/results/<cell id>.tsv, is the one truth about a
+# cell; every cell has one, a skipped cell too. Tab separated:
 #	status	ok|acked|FAIL|skip
 #	summary	one line
 #	out	NAME	VALUE	(any number: what the stage made)
 #	nocache	1		(the result is no verdict: not stored)
 #	ms	elapsed		run	run id	step	N	target	T
-#					(added by the runner)
+#					(added by the runner: where it was made)
+#	cached-from	RUN	CELL	(a cell served from the cache: the run
+#					and cell id it was made in)
+# cells.tsv, the run's index the report and bisect-run read, is written
+# from the records alone (cell_record): index, target, stage, status,
+# elapsed ms, summary, log, and "RUN/CELL" or "-" for cached-from.
 #
 # Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
 # a RUNDIR with logs/, details/ and results/, RUN_ID, T0 and STEP_LABEL.
@@ -66,14 +72,14 @@ result_nocache()
 }
 
 # rec_read(): load record $1 without a fork: REC_STATUS, REC_SUMMARY,
-# REC_MS, REC_RUN, REC_STEP, REC_TARGET, REC_NOCACHE and REC_OUT[name]; fails when
-# the file cannot be read.
+# REC_MS, REC_RUN, REC_STEP, REC_TARGET, REC_NOCACHE, REC_CACHED ("RUN/CELL"
+# or empty) and REC_OUT[name]; fails when the file cannot be read.
 rec_read()
 {
 	local k a b
 
 	REC_STATUS='' REC_SUMMARY='' REC_MS='' REC_RUN='' REC_STEP='' REC_NOCACHE=''
-	REC_TARGET=-
+	REC_TARGET=- REC_CACHED=
 	declare -gA REC_OUT=()
 	[[ -r "$1" ]] || return 1
 	while IFS=$'\t' read -r k a b; do
@@ -85,6 +91,7 @@ rec_read()
 		step) REC_STEP=$a ;;
 		target) REC_TARGET=$a ;;
 		nocache) REC_NOCACHE=$a ;;
+		cached-from) REC_CACHED=$a/$b ;;
 		out) REC_OUT[$a]=$b ;;
 		esac
 	done < "$1"
@@ -101,30 +108,92 @@ rec_get()
 	run) echo "$REC_RUN" ;;
 	step) echo "$REC_STEP" ;;
 	nocache) echo "$REC_NOCACHE" ;;
+	cached-from) echo "$REC_CACHED" ;;
 	"out "*) echo "${REC_OUT[${2#out }]:-}" ;;
 	esac
 }
 
-# cell_id(): the id of cell (step $1, target $2, stage $3): what its
-# files are named by; without $3, the prefix of the step's (and
-# target's) files, e.g. its boot dir.
-cell_id()
+# load_stages(): the stage table $1 (tools/stages.tsv): STAGES in
+# pipeline order, STAGE_NEEDS[name], the stage each needs, and
+# STAGE_SCOPE[name], step or target.
+load_stages()
 {
-	local id=$1
-	[[ "$2" == - ]] || id+=-$2
-	echo "$id${3:+-$3}"
+	local table=$1; shift
+	local name needs scope what
+
+	STAGES=()
+	declare -gA STAGE_NEEDS=() STAGE_SCOPE=()
+	while IFS=$'\t' read -r name needs scope what; do
+		[[ -z "$name" || "$name" == '#'* ]] && continue
+		[[ -n "$what" && "$scope" =~ ^(step|target)$ ]] ||
+			die "$table: bad line for stage '$name'"
+		STAGES+=("$name")
+		STAGE_NEEDS[$name]=$needs
+		STAGE_SCOPE[$name]=$scope
+	done < "$table"
 }
 
-# cell_files(): the same without a fork (every cell asks, and a fork
-# costs milliseconds): CELL_PREFIX (the step's and target's id), CELL_REC,
-# CELL_LOG and CELL_DETAIL of cell ($1, $2, $3).
+# skip_after(): skip, for step $1 and target $2 ("-": every target of
+# TGT_NAMES), every stage that needs stage $3, in turn, with the reason $4.
+skip_after()
+{
+	local idx=$1; shift
+	local tgt=$1; shift
+	local failed=$1; shift
+	local why=$1; shift
+	local -A down=([$failed]=1)
+	local s t
+
+	for s in "${STAGES[@]}"; do
+		[[ -n "${down[${STAGE_NEEDS[$s]}]:-}" ]] || continue
+		down[$s]=1
+		if [[ "${STAGE_SCOPE[$s]}" == step ]]; then
+			cell_skip "$idx" - "$s" "$why"
+		elif [[ "$tgt" != - ]]; then
+			cell_skip "$idx" "$tgt" "$s" "$why"
+		else
+			for t in "${TGT_NAMES[@]}"; do
+				cell_skip "$idx" "$t" "$s" "$why"
+			done
+		fi
+	done
+}
+
+# cell_id_to(): variable $1 = the id of cell (step $2, target $3, stage
+# $4): what its files are named by, "N-stage" or "N-target-stage" ("-"
+# as the target of a step-scope cell); without $4, the prefix of the
+# step's (and target's) files, e.g. its boot dir. The one place of the
+# rule in bash (tools/src/report.c has C's, test/host/t-cell.sh holds
+# them to each other); no fork: every cell asks.
+cell_id_to()
+{
+	local -n __ci_ref=$1; shift
+
+	__ci_ref=$1
+	[[ "$2" == - ]] || __ci_ref+=-$2
+	__ci_ref+=${3:+-$3}
+}
+
+# cell_id(): the same, printed.
+cell_id()
+{
+	local id
+	cell_id_to id "$@"
+	echo "$id"
+}
+
+# cell_files(): the files of cell ($1, $2, $3) without a fork:
+# CELL_PREFIX (the step's and target's id), CELL_REC, CELL_LOG and
+# CELL_DETAIL.
 cell_files()
 {
-	CELL_PREFIX=$1
-	[[ "$2" == - ]] || CELL_PREFIX+=-$2
-	CELL_REC=$RUNDIR/results/$CELL_PREFIX-$3.tsv
-	CELL_LOG=$RUNDIR/logs/$CELL_PREFIX-$3.log
-	CELL_DETAIL=$RUNDIR/details/$CELL_PREFIX-$3.txt
+	local id
+
+	cell_id_to CELL_PREFIX "$1" "$2"
+	cell_id_to id "$1" "$2" "$3"
+	CELL_REC=$RUNDIR/results/$id.tsv
+	CELL_LOG=$RUNDIR/logs/$id.log
+	CELL_DETAIL=$RUNDIR/details/$id.txt
 }
 
 # cell_rec(), cell_log(), cell_detail(): the files of cell ($1, $2, $3).
@@ -143,27 +212,30 @@ cell_detail()
 	echo "$RUNDIR/details/$(cell_id "$@").txt"
 }
 
-# cell_record(): a finished cell: its line of cells.tsv and its progress
-# line; CELL_STATUS and CELL_SUMMARY say what it was.
-# Usage: cell_record IDX TARGET STAGE STATUS MS SUMMARY LOG
+# cell_record(): a finished cell, from its record alone: its line of
+# cells.tsv and its progress line; CELL_STATUS and CELL_SUMMARY say what
+# it was.
+# Usage: cell_record IDX TARGET STAGE LOG ("-": none)
 cell_record()
 {
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
-	local status=$1; shift
-	local ms=$1; shift
-	local summary=$1; shift
 	local log=$1; shift
-	local t
+	local t shown summary
 
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "$status" "$ms" \
-		"${summary//$'\t'/ }" "$log" >> "$RUNDIR/cells.tsv"
+	cell_files "$idx" "$tgt" "$stage"
+	rec_read "$CELL_REC"
+	summary=${REC_SUMMARY//$'\t'/ }
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "$REC_STATUS" \
+		"${REC_MS:--}" "$summary" "$log" "${REC_CACHED:--}" >> "$RUNDIR/cells.tsv"
 	[[ "$tgt" == - ]] && tgt=
-	fmt_ms_to t "$ms"
-	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $status ($t) $summary"
-	CELL_STATUS=$status
-	CELL_SUMMARY=$summary
+	fmt_ms_to t "${REC_MS:-0}"
+	shown=$REC_STATUS
+	[[ -n "$REC_CACHED" ]] && shown="cached-$REC_STATUS" summary="from run ${REC_CACHED%%/*}: $summary"
+	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $shown ($t) $summary"
+	CELL_STATUS=$REC_STATUS
+	CELL_SUMMARY=$REC_SUMMARY
 }
 
 # cell_lookup(): report cell ($1, $2, $3) from the cache under key $4;
@@ -177,7 +249,7 @@ cell_lookup()
 	local stage=$1; shift
 	local key=$1; shift
 	local valid=${1:--}
-	local rec
+	local rec old
 
 	cache_get "$stage" "$key" "$idx" "$tgt" || return 1
 	cell_files "$idx" "$tgt" "$stage"
@@ -187,8 +259,10 @@ cell_lookup()
 		return 1
 	fi
 	rec_read "$rec"
-	cell_record "$idx" "$tgt" "$stage" "cached-$REC_STATUS" "$REC_MS" \
-		"from run $REC_RUN: $REC_SUMMARY" -
+	# Where it was made: the cell id of its step and target there.
+	cell_id_to old "${REC_STEP:-$idx}" "$REC_TARGET" "$stage"
+	printf 'cached-from\t%s\t%s\n' "$REC_RUN" "$old" >> "$rec"
+	cell_record "$idx" "$tgt" "$stage" -
 }
 
 # cell_begin(): cell ($1, $2, $3) starts: a progress line, an empty log,
@@ -218,22 +292,19 @@ cell_end()
 	local key=$1; shift
 	local t0=$1; shift
 	local ms=${1:-$(($(now_ms) - t0))}
-	local rec status
+	local rec
 
 	rec=$(cell_rec "$idx" "$tgt" "$stage")
 	rec_read "$rec"
-	status=$REC_STATUS
-	if [[ -z "$status" ]]; then
+	if [[ -z "$REC_STATUS" ]]; then
 		# A stage that left no result failed in a way it did not say.
 		result "$rec" FAIL "the $stage stage gave no result (see its log)"
 		result_nocache "$rec"
-		status=FAIL
 	fi
 	printf 'ms\t%s\nrun\t%s\nstep\t%s\ntarget\t%s\n' "$ms" "$RUN_ID" "$idx" "$tgt" >> "$rec"
 	rec_read "$rec"
 	[[ -n "$REC_NOCACHE" ]] || cache_put "$stage" "$key" "$idx" "$tgt"
-	cell_record "$idx" "$tgt" "$stage" "$status" "$ms" "$REC_SUMMARY" \
-		"$(cell_log "$idx" "$tgt" "$stage")"
+	cell_record "$idx" "$tgt" "$stage" "$(cell_log "$idx" "$tgt" "$stage")"
 }
 
 # cell_run(): one cell, from the cache or by running its stage.
@@ -260,8 +331,11 @@ cell_run()
 }
 
 # cell_skip(): a cell (step $1, target $2, stage $3) that does not run,
-# with the reason $4.
+# with the reason $4: its record says so.
 cell_skip()
 {
-	cell_record "$1" "$2" "$3" skip 0 "$4" -
+	cell_files "$1" "$2" "$3"
+	printf 'status\tskip\nsummary\t%s\nms\t0\nrun\t%s\nstep\t%s\ntarget\t%s\n' \
+		"${4//$'\t'/ }" "$RUN_ID" "$1" "$2" > "$CELL_REC"
+	cell_record "$1" "$2" "$3" -
 }

@@ -8,6 +8,8 @@
 
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/cell.sh
+source "$T_TOP/tools/cell.sh"
 E2E_WORKDIR=$WORKDIR
 export WORKDIR=$E2E_WORKDIR
 
@@ -66,24 +68,21 @@ e2e_stages()
 }
 
 # e2e_id(): the id of cell (step $1, stage $2) of E2E_TARGET, as its
-# files are named: "N-stage" for a step-scope stage, else "N-target-stage";
-# without $2, the prefix of the step's target files (its boot dir).
+# files are named (cell.sh's cell_id: the one rule); without $2, the
+# prefix of the step's target files (its boot dir).
 e2e_id()
 {
 	local idx=$1; shift
 	local stage=${1:-}
-	local scope
+	local scope tgt=$E2E_TARGET
 
 	scope=$(awk -F'\t' -v s="$stage" '$1 == s { print $3 }' "$T_TOP/tools/stages.tsv")
-	if [[ -n "$stage" && "$scope" == step ]]; then
-		echo "$idx-$stage"
-	else
-		echo "$idx-$E2E_TARGET${stage:+-$stage}"
-	fi
+	[[ -n "$stage" && "$scope" == step ]] && tgt=-
+	cell_id "$idx" "$tgt" "$stage"
 }
 
 # e2e_cells(): print "idx stage status" of a run's step cells and of its
-# E2E_TARGET cells, cached-X shown as X, in pipeline order (cells of one
+# E2E_TARGET cells (cached or not: the status is the verdict), in pipeline order (cells of one
 # step may finish in another order: checkpatch runs beside the build, a
 # guest beside the next build).
 e2e_cells()
@@ -92,7 +91,7 @@ e2e_cells()
 	awk -F'\t' -v stages="$(e2e_stages)" -v t="$E2E_TARGET" 'BEGIN { split(stages, o, " ")
 			for (i in o) rank[o[i]] = i }
 		$2 == "-" || $2 == t {
-		s = $4; sub(/^cached-/, "", s); print $1, rank[$3] + 0, $3, s }' \
+		print $1, rank[$3] + 0, $3, $4 }' \
 		"$run/cells.tsv" | sort -n -k1,1 -k2,2 | cut -d' ' -f1,3,4
 }
 

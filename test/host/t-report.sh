@@ -56,7 +56,7 @@ t_golden()
 		"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
 }
 
-t_plan 160
+t_plan 169
 
 # The line a bad cell appended to the mixed fixture's cells.tsv is on.
 BAD_LINE=$(($(grep -c '' "$FIX/mixed/cells.tsv") + 1))
@@ -119,7 +119,9 @@ t_eq "skipped step is counted" "4 steps, 3 passed, 0 failed, 1 skipped" \
 # --- a cached-FAIL alone fails the run ---
 run=$(fresh pass cached-fail)
 cell="1${TAB}x86_64-gcc${TAB}tests${TAB}"
-sed -i "s/^${cell}cached-ok${TAB}/${cell}cached-FAIL${TAB}/" "$run/cells.tsv"
+sed -i "s/^${cell}ok${TAB}\(.*${TAB}[^$TAB]*\/[^$TAB]*\)\$/${cell}FAIL${TAB}\1/" "$run/cells.tsv"
+t_grep "the fixture's cell is a cached one" "^${cell}FAIL${TAB}.*${TAB}[^$TAB/]*/1-x86_64-gcc-tests\$" \
+	"$run/cells.tsv"
 t_rc "a cached-FAIL cell makes exit 1" 1 "$REPORT" "$run"
 t_grep "the cached failure is listed" '^step 1/3 x86_64-gcc tests: FAIL\* from run' "$T_OUT"
 
@@ -130,7 +132,7 @@ t_rc "missing steps.tsv exits 2" 2 "$REPORT" "$run"
 t_grep "the error names steps.tsv" "cannot open .*/nosteps/steps\\.tsv" "$T_OUT"
 
 run=$(fresh mixed badcell)
-printf '2\tx86_64-gcc\tboot\tmaybe\t1\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tmaybe\t1\t-\t-\t-\n' >> "$run/cells.tsv"
 t_rc "unknown status exits 2" 2 "$REPORT" "$run"
 t_grep "the error names the file and line" \
 	"/badcell/cells\\.tsv:$BAD_LINE: unknown status \"maybe\"" "$T_OUT"
@@ -143,19 +145,19 @@ t_rc "no RUNDIR is a usage error" 2 "$REPORT"
 
 # --- elapsed_ms past what fmt_time() can round (UBSan in tools/bin/san) ---
 run=$(fresh mixed elapsed)
-printf '2\tx86_64-gcc\tboot\tok\t9223372036854775758\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tok\t9223372036854775758\t-\t-\t-\n' >> "$run/cells.tsv"
 t_rc "elapsed_ms LONG_MAX-49 exits 2" 2 "$REPORT" "$run"
 t_grep "the error names the file, the line and the range" \
 	"/elapsed/cells\\.tsv:$BAD_LINE: elapsed_ms 9223372036854775758 is out of range 0\\.\\.1000000000000\$" \
 	"$T_OUT"
 run=$(fresh mixed elapsed-long)
-printf '2\tx86_64-gcc\tboot\tok\t9223372036854775808\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tok\t9223372036854775808\t-\t-\t-\n' >> "$run/cells.tsv"
 t_rc "elapsed_ms past LONG_MAX exits 2" 2 "$REPORT" "$run"
 t_grep "the error says it is not a number of milliseconds" \
 	"/elapsed-long/cells\\.tsv:$BAD_LINE: bad elapsed_ms \"9223372036854775808\": expected milliseconds or \"-\"\$" \
 	"$T_OUT"
 run=$(fresh mixed elapsed-max)
-printf '2\tx86_64-gcc\tboot\tok\t999999999949\t-\t-\n' >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\tok\t999999999949\t-\t-\t-\n' >> "$run/cells.tsv"
 t_rc "the largest elapsed_ms is taken" 1 "$REPORT" "$run"
 t_grep "and rounded to tenths of seconds" '^        ok 2 boot # 999999999\.9s$' \
 	"$run/report.ktap"
@@ -169,10 +171,10 @@ t_grep "the sha is cut to whole characters" '^    # Subtest: 1/3 aééééé sam
 t_rc "report.ktap is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/report.ktap"
 t_rc "matrix.txt is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$run/matrix.txt"
 run=$(fresh mixed utf8-status)
-printf '2\tx86_64-gcc\tboot\ta%s\t1\t-\t-\n' "$(printf 'é%.0s' {1..100})" >> "$run/cells.tsv"
+printf '2\tx86_64-gcc\tboot\ta%s\t1\t-\t-\t-\n' "$(printf 'é%.0s' {1..100})" >> "$run/cells.tsv"
 t_rc "a long unknown status exits 2" 2 "$REPORT" "$run"
 t_grep "the message quotes the status cut, with an ellipsis" \
-	"cells\\.tsv:$BAD_LINE: unknown status \"a(é){31}\\.\\.\\.\"\$" "$T_OUT"
+	"cells\\.tsv:$BAD_LINE: unknown status \"a(é){31}\\.\\.\\.\": expected ok, acked, FAIL or skip\$" "$T_OUT"
 t_rc "the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$T_OUT"
 
 # --- 100,000 steps, 500,000 cells: cells are found in n log n ---
@@ -189,7 +191,7 @@ awk -v stages="$(awk -F'\t' '!/^#/ && NF { print $1 ":" ($3 == "step" ? "-" : "x
 	for (k = 1; k <= n; k++) {
 		split(stage[k], f, ":")
 		for (i = 0; i < 100000; i++)
-			printf "%d\t%s\t%s\t%s\t%d\t-\t-\n", i, f[2], f[1],
+			printf "%d\t%s\t%s\t%s\t%d\t-\t-\t-\n", i, f[2], f[1],
 				i == 77777 && k == n ? "FAIL" : "ok", i
 	} }' > "$big/cells.tsv"
 start=$(date +%s%N)
@@ -278,11 +280,15 @@ while IFS='|' read -r name line what re; do
 	printf '%s\n' "${line//,/$'\t'}" >> "$run/cells.tsv"
 	t_error "$what" "$run" "/$name/cells\\.tsv:$BAD_LINE: $re\$"
 done <<'CASES'
-unknown-target|2,arm64-gcc,build,ok,1,-,-|a target not in targets.tsv|unknown target "arm64-gcc": not in targets\.tsv
-dash-target|2,-,build,ok,1,-,-|"-" as the target of a target-scope stage|stage build has scope target: expected a target, not "-"
-step-target|2,x86_64-gcc,apply,ok,1,-,-|a target on a step-scope stage|stage apply has scope step: expected target "-", not "x86_64-gcc"
-old-cell|2,boot,ok,1,-,-|a cell without its target column|expected 7 tab-separated fields
-unknown-stage|2,x86_64-gcc,smatch,ok,1,-,-|an unknown stage|unknown stage "smatch"
+unknown-target|2,arm64-gcc,build,ok,1,-,-,-|a target not in targets.tsv|unknown target "arm64-gcc": not in targets\.tsv
+dash-target|2,-,build,ok,1,-,-,-|"-" as the target of a target-scope stage|stage build has scope target: expected a target, not "-"
+step-target|2,x86_64-gcc,apply,ok,1,-,-,-|a target on a step-scope stage|stage apply has scope step: expected target "-", not "x86_64-gcc"
+old-cell|2,boot,ok,1,-,-,-|a cell without its target column|expected 8 tab-separated fields
+no-from|2,x86_64-gcc,boot,ok,1,-,-|a cell without its cached-from column|expected 8 tab-separated fields
+old-cached|2,x86_64-gcc,boot,cached-ok,1,-,-,-|a status with the old cached- prefix|unknown status "cached-ok": expected ok, acked, FAIL or skip
+bad-from|2,x86_64-gcc,boot,ok,1,-,-,run1|a cached-from without its cell|bad cached-from "run1": expected RUN/CELL or "-"
+empty-from-run|2,x86_64-gcc,boot,ok,1,-,-,/2-x86_64-gcc-boot|a cached-from without its run|bad cached-from "/2-x86_64-gcc-boot": expected RUN/CELL or "-"
+unknown-stage|2,x86_64-gcc,smatch,ok,1,-,-,-|an unknown stage|unknown stage "smatch"
 CASES
 run=$(fresh mixed bad-scope)
 sed -i "s/^checkpatch${TAB}apply${TAB}step${TAB}/checkpatch${TAB}apply${TAB}commit${TAB}/" \
@@ -339,7 +345,7 @@ t_eq "no target-scope stage: one row per step" 5 \
 run=$(fresh targets fields)
 bad=
 for line in 18 23; do
-	for k in 1 2 3 4 5 6 7; do
+	for k in 1 2 3 4 5 6 7 8; do
 		for v in "" "-" "$(printf 'x%.0s' {1..300})" arm64-gcc build; do
 			awk -F'\t' -v OFS='\t' -v n="$line" -v k="$k" -v v="$v" \
 				'NR == n { $k = v } { print }' \
@@ -361,9 +367,9 @@ awk 'BEGIN { for (i = 0; i < 20; i++)
 awk 'BEGIN { for (t = 4999; t >= 0; t--)
 	printf "t%d\tarch%d\tgcc\tyes\n", t, t }' > "$big/targets.tsv"
 awk 'BEGIN { for (i = 0; i < 20; i++) {
-	printf "%d\t-\tapply\tok\t1\t-\t-\n", i
+	printf "%d\t-\tapply\tok\t1\t-\t-\t-\n", i
 	for (t = 0; t < 5000; t++)
-		printf "%d\tt%d\tbuild\t%s\t%d\t-\t-\n", i, t,
+		printf "%d\tt%d\tbuild\t%s\t%d\t-\t-\t-\n", i, t,
 			i == 13 && t == 4321 ? "FAIL" : "ok", t
 	} }' > "$big/cells.tsv"
 start=$(date +%s%N)
@@ -420,7 +426,7 @@ t_grep "crashes: still at 3/3 while one target still has it" \
 	"$run/matrix.txt"
 
 run=$(fresh crashes crashes-no-boot)
-sed -i "/^3${TAB}x86_64-[a-z]*${TAB}boot${TAB}/s/${TAB}\\(cached-\\)\\?FAIL${TAB}[^${TAB}]*${TAB}/${TAB}skip${TAB}-${TAB}/" \
+sed -i "/^3${TAB}x86_64-[a-z]*${TAB}boot${TAB}/s/${TAB}FAIL${TAB}[^${TAB}]*${TAB}/${TAB}skip${TAB}-${TAB}/" \
 	"$run/cells.tsv"
 t_rc "3/3 booted on no target: exit 1" 1 "$REPORT" "$run"
 t_grep "crashes: still at the last step that booted" \
@@ -461,7 +467,7 @@ printf 'x86_64-gcc\tx86_64\tgcc\tyes\n' > "$big/targets.tsv"
 awk 'BEGIN { for (i = 0; i < 1000; i++)
 	printf "%d\tL%d\t%012x\tsubject %d\n", i, i, i, i }' > "$big/steps.tsv"
 awk 'BEGIN { for (i = 0; i < 1000; i++)
-	printf "%d\tx86_64-gcc\tboot\tFAIL\t1\toops\t-\n", i }' > "$big/cells.tsv"
+	printf "%d\tx86_64-gcc\tboot\tFAIL\t1\toops\t-\t-\n", i }' > "$big/cells.tsv"
 seq 0 999 | sed "s|.*|$big/boot/&-x86_64-gcc|" | xargs mkdir -p
 # Step i has f(100i + j mod 50000), j < 100: each WARNING at two steps.
 awk -v dir="$big/boot" 'BEGIN { for (i = 0; i < 1000; i++) {

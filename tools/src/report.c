@@ -18,13 +18,19 @@
  *				and does not start with "-"
  *	RUNDIR/steps.tsv	index, label, sha ("-": never applied), subject
  *	RUNDIR/cells.tsv	index, target, stage, status, elapsed_ms ("-":
- *				none), summary ("-": none), log ("-": none);
- *				target is "-" for a stage of scope step and a
- *				name from targets.tsv for one of scope target
- *	RUNDIR/details/<index>-<stage>.txt	(scope step) and
- *	RUNDIR/details/<index>-<target>-<stage>.txt	(scope target):
- *				optional lines quoted under a FAIL, cached-FAIL
- *				or acked cell
+ *				none), summary ("-": none), log ("-": none),
+ *				cached-from ("-": made in this run, else
+ *				"RUN/CELL", the run and cell id it was made
+ *				in); target is "-" for a stage of scope step
+ *				and a name from targets.tsv for one of scope
+ *				target. tools/cell.sh writes it from the
+ *				cells' records.
+ *	RUNDIR/details/<cell id>.txt	optional lines quoted under a failed
+ *				or acked cell. A cell's id (cell_id(), as in
+ *				tools/cell.sh) is "<index>-<stage>" for scope
+ *				step, "<index>-<target>-<stage>" for scope
+ *				target; "<index>-<target>" names a step's
+ *				files on a target, e.g. its boot dir
  *	RUNDIR/boot/<index>-<target>/triage.tsv	optional: what triage
  *				said of the boot of that step on that target;
  *				its "title<TAB>TITLE" lines are the boot's
@@ -37,8 +43,9 @@
  *				title is cut to 120 bytes, between two UTF-8
  *				characters.
  *
- * Statuses: ok, FAIL, skip, acked, cached-ok, cached-acked, cached-FAIL,
- * cached-skip (a cached cell's summary names the run it comes from). A
+ * Statuses: ok, FAIL, skip, acked; with a cached-from, the cell is shown
+ * as cached-ok, cached-acked, cached-FAIL or cached-skip, its summary
+ * after "from run RUN: ", the run it was made in. A
  * step has one cell per step-scope stage, then per target (in the order
  * of targets.tsv) one per target-scope stage, each in stages.tsv order.
  * A cell that cells.tsv does not give is a skip "not run"; when a cell
@@ -609,6 +616,27 @@ static void read_stages(const struct run *run)
 	free(path);
 }
 
+static int is_cached(enum status st)
+{
+	return st == ST_CACHED_OK || st == ST_CACHED_FAIL ||
+	       st == ST_CACHED_SKIP || st == ST_CACHED_ACKED;
+}
+
+/* The status @st (ok, acked, skip or FAIL) of a cell from the cache. */
+static enum status cached_status(enum status st)
+{
+	switch (st) {
+	case ST_OK:
+		return ST_CACHED_OK;
+	case ST_ACKED:
+		return ST_CACHED_ACKED;
+	case ST_SKIP:
+		return ST_CACHED_SKIP;
+	default:
+		return ST_CACHED_FAIL;
+	}
+}
+
 static void read_cells(struct run *run)
 {
 	char *path = xasprintf("%s/cells.tsv", run->dir);
@@ -618,15 +646,15 @@ static void read_cells(struct run *run)
 	struct cell *c;
 	int stage, status;
 	long index;
-	char *f[7];
+	char *f[8], *from;
 	size_t i;
 
 	read_lines(&l, path, 0);
 	for (i = 0; i < l.nr; i++) {
 		if (skip_line(l.v[i]))
 			continue;
-		if (split(l.v[i], f, 7) != 7)
-			die("%s:%zu: expected 7 tab-separated fields", path, i + 1);
+		if (split(l.v[i], f, 8) != 8)
+			die("%s:%zu: expected 8 tab-separated fields", path, i + 1);
 		st = parse_long(f[0], &index) ? NULL : find_step(run, index);
 		if (!st)
 			die("%s:%zu: no step with index \"%s\" in steps.tsv",
@@ -647,9 +675,19 @@ static void read_cells(struct run *run)
 			    path, i + 1, show(f[2], strlen(f[2])),
 			    show(f[1], strlen(f[1])));
 		status = lookup(status_name, NR_STATUS, f[3]);
-		if (status < 0 || status == ST_MISSING)
-			die("%s:%zu: unknown status \"%s\"", path, i + 1,
-			    show(f[3], strlen(f[3])));
+		if (status < 0 || status == ST_MISSING || is_cached(status))
+			die("%s:%zu: unknown status \"%s\": expected ok, acked, FAIL or skip",
+			    path, i + 1, show(f[3], strlen(f[3])));
+		untab(f[7]);
+		rtrim(f[7]);
+		from = NULL;
+		if (strcmp(f[7], "-")) {
+			from = strchr(f[7], '/');
+			if (from == f[7] || !from || !from[1] || strchr(from + 1, '/'))
+				die("%s:%zu: bad cached-from \"%s\": expected RUN/CELL or \"-\"",
+				    path, i + 1, show(f[7], strlen(f[7])));
+			status = cached_status(status);
+		}
 		c = cell_of(st, stage, tg ? (size_t)(tg - run->target) : 0);
 		c->st = status;
 		c->ms = -1;
@@ -659,10 +697,13 @@ static void read_cells(struct run *run)
 		if (c->ms > ELAPSED_MAX)
 			die("%s:%zu: elapsed_ms %ld is out of range 0..%ld",
 			    path, i + 1, c->ms, ELAPSED_MAX);
-		untab(f[6]);
-		rtrim(f[6]);
 		c->summary = none(f[5]);
 		c->log = none(f[6]);
+		if (from) {
+			/* The run it comes from, before its summary. */
+			*from = '\0';
+			c->summary = xasprintf("from run %s: %s", f[7], c->summary);
+		}
 	}
 	free(path);
 }
@@ -675,12 +716,6 @@ static int is_fail(enum status st)
 static int is_skip(enum status st)
 {
 	return st == ST_SKIP || st == ST_CACHED_SKIP || st == ST_MISSING;
-}
-
-static int is_cached(enum status st)
-{
-	return st == ST_CACHED_OK || st == ST_CACHED_FAIL ||
-	       st == ST_CACHED_SKIP || st == ST_CACHED_ACKED;
 }
 
 static int has_details(enum status st)
@@ -751,16 +786,34 @@ static void add_crash(struct run *run, size_t *cap, const char *title,
 	c->target = t;
 }
 
+/*
+ * The id of the cell of stage @k (-1: none, the prefix of a step's files
+ * on a target) of step @st on target @t (ignored for a step-scope stage):
+ * "<index>-<stage>", "<index>-<target>-<stage>" or "<index>-<target>",
+ * the rule tools/cell.sh's cell_id_to() writes in bash. Allocated.
+ */
+static char *cell_id(const struct run *run, const struct step *st, int k,
+		     size_t t)
+{
+	if (k >= 0 && stage_scope[k] == SCOPE_STEP)
+		return xasprintf("%ld-%s", st->index, stage_name[k]);
+	if (k < 0)
+		return xasprintf("%ld-%s", st->index, run->target[t].name);
+	return xasprintf("%ld-%s-%s", st->index, run->target[t].name,
+			 stage_name[k]);
+}
+
 /* The "title" records of RUNDIR/boot/<index>-<target>/triage.tsv. */
 static void read_triage(struct run *run, size_t *cap, size_t i, size_t t)
 {
 	const struct step *st = &run->step[i];
-	char *path, *title;
+	char *path, *title, *id;
 	struct lines l;
 	size_t n;
 
-	path = xasprintf("%s/boot/%ld-%s/triage.tsv", run->dir, st->index,
-			 run->target[t].name);
+	id = cell_id(run, st, -1, t);
+	path = xasprintf("%s/boot/%s/triage.tsv", run->dir, id);
+	free(id);
 	if (read_lines(&l, path, 1)) {
 		free(path);
 		return;
@@ -980,15 +1033,13 @@ static const char *fmt_time(char *buf, size_t size, long ms)
 static void put_details(FILE *out, const struct run *run,
 			const struct step *st, int k, size_t t, const char *pre)
 {
-	char *rel, *path;
+	char *rel, *path, *id;
 	struct lines l;
 	size_t i, n = 0;
 
-	if (stage_scope[k] == SCOPE_TARGET)
-		rel = xasprintf("details/%ld-%s-%s.txt", st->index,
-				run->target[t].name, stage_name[k]);
-	else
-		rel = xasprintf("details/%ld-%s.txt", st->index, stage_name[k]);
+	id = cell_id(run, st, k, t);
+	rel = xasprintf("details/%s.txt", id);
+	free(id);
 	path = xasprintf("%s/%s", run->dir, rel);
 	if (read_lines(&l, path, 1) == 0) {
 		for (i = 0; i < l.nr; i++) {

@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-cell.sh - tests of the cell runner itself (tools/cell.sh, cache.sh)
+# on fake stages, in seconds: a cell's record is its one truth, a cache
+# hit serves it without running the stage and says where it came from,
+# a changed key or FORCE=1 runs it again, a result that is no verdict is
+# not stored, skip_after skips what needs a failed stage in table order,
+# and the cell-id rule of bash is the one the report (C) follows.
+
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+export WORKDIR=$T_TMP/workdir
+mkdir -p "$WORKDIR"
+PROG='t-cell'
+# shellcheck source=tools/lib.sh
+source "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/cell.sh
+source "$T_TOP/tools/cell.sh"
+
+# The runner's context, as the driver sets it.
+T0=$(now_ms)
+STEP_LABEL=(0 1/2 2/2)
+TGT_NAMES=(tA tB)
+CALLS=$T_TMP/calls
+
+# new_run(): a fresh run dir, as make_rundir makes one: RUN_ID, RUNDIR.
+new_run()
+{
+	RUN_ID=$1
+	RUNDIR=$WORKDIR/runs/$RUN_ID
+	mkdir -p "$RUNDIR/logs" "$RUNDIR/details" "$RUNDIR/results"
+	: > "$RUNDIR/cells.tsv"
+}
+
+# fake_ok(): a stage that passes, counting its calls.
+# shellcheck disable=SC2317  # called through cell_run
+fake_ok()
+{
+	local rec=$1 log=$2 detail=$3
+	echo "fake_ok $4" >> "$CALLS"
+	echo "ran" > "$log"
+	echo "a detail" > "$detail"
+	result "$rec" ok "fine $4"
+	result_out "$rec" made "x$4"
+}
+
+# fake_fail(): a stage that fails.
+# shellcheck disable=SC2317
+fake_fail()
+{
+	echo fake_fail >> "$CALLS"
+	echo "the reason" > "$3"
+	result "$1" FAIL "broke"
+}
+
+# fake_tool_broke(): a stage whose own tool failed: no verdict.
+# shellcheck disable=SC2317
+fake_tool_broke()
+{
+	echo fake_tool_broke >> "$CALLS"
+	result "$1" FAIL "the tool itself failed"
+	result_nocache "$1"
+}
+
+# fake_silent(): a stage that leaves no result at all.
+# shellcheck disable=SC2317
+fake_silent()
+{
+	echo fake_silent >> "$CALLS"
+}
+
+calls()
+{
+	grep -c "^$1" "$CALLS" 2>/dev/null || true
+}
+
+# line(): the cells.tsv line of cell ($1, $2, $3), "|" between fields.
+line()
+{
+	awk -F'\t' -v OFS='|' -v i="$1" -v t="$2" -v s="$3" \
+		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
+}
+
+t_plan 35
+
+# --- the cell-id rule, once ---
+t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
+t_eq "a target-scope cell's id" "2-tA-boot" "$(cell_id 2 tA boot)"
+t_eq "a step's files on a target" "2-tA" "$(cell_id 2 tA)"
+cell_id_to id 3 tB tests
+cell_files 3 tB tests
+t_eq "cell_files names the files by the same id" \
+	"$id $RUNDIR/results/$id.tsv $RUNDIR/details/$id.txt 3-tB" \
+	"$id $CELL_REC $CELL_DETAIL $CELL_PREFIX"
+
+# --- a miss runs the stage; its record is the truth ---
+new_run r1
+: > "$CALLS"
+cell_run 1 - fake k1 - fake_ok a
+t_eq "a miss runs the stage once" 1 "$(calls fake_ok)"
+rec_read "$(cell_rec 1 - fake)"
+t_eq "the record: status, summary, out, where it was made" \
+	"ok|fine a|xa|r1|1|-|" "$REC_STATUS|$REC_SUMMARY|${REC_OUT[made]}|$REC_RUN|$REC_STEP|$REC_TARGET|$REC_CACHED"
+t_eq "the record has its elapsed ms" yes "$([[ "$REC_MS" =~ ^[0-9]+$ ]] && echo yes || echo "no: '$REC_MS'")"
+t_eq "cells.tsv is the record's line, made here (cached-from -)" \
+	"1|-|fake|ok|MS|fine a|$RUNDIR/logs/1-fake.log|-" "$(line 1 - fake)"
+t_eq "the cache holds it under its key" yes \
+	"$([[ -f $WORKDIR/cache/fake/k1/record ]] && echo yes || echo no)"
+cell_run 2 tA fake k2 - fake_ok b
+
+# --- a hit serves the record without running the stage ---
+new_run r2
+: > "$CALLS"
+cell_run 1 - fake k1 - fake_ok a
+t_eq "a hit does not run the stage" 0 "$(calls fake_ok)"
+rec_read "$(cell_rec 1 - fake)"
+t_eq "the hit's record says where it came from" "ok|fine a|r1/1-fake" \
+	"$REC_STATUS|$REC_SUMMARY|$REC_CACHED"
+t_eq "the hit's line: the plain status and cached-from" \
+	"1|-|fake|ok|MS|fine a|-|r1/1-fake" "$(line 1 - fake)"
+t_eq "the hit brings its details along" "a detail" "$(cat "$(cell_detail 1 - fake)")"
+cell_run 2 tA fake k2 - fake_ok b
+t_eq "a target-scope hit names its cell of origin" \
+	"2|tA|fake|ok|MS|fine b|-|r1/2-tA-fake" "$(line 2 tA fake)"
+# The same key at another step: served, from the cell it was made in.
+cell_run 2 tB fake k1 - fake_ok a
+t_eq "a hit at another step and target names the cell it was made in" \
+	"2|tB|fake|ok|MS|fine a|-|r1/1-fake" "$(line 2 tB fake)"
+
+# --- a changed key, FORCE=1, a failing validity check: the stage runs ---
+: > "$CALLS"
+cell_run 1 - fake k1-changed - fake_ok a
+t_eq "a changed key runs the stage" 1 "$(calls fake_ok)"
+FORCE=1 cell_run 2 tA fake k2 - fake_ok b
+t_eq "FORCE=1 runs the stage" 2 "$(calls fake_ok)"
+t_eq "and its record is made here" "-" "$(awk -F'\t' '$1 == 2 && $2 == "tA" { f = $8 } END { print f }' "$RUNDIR/cells.tsv")"
+# shellcheck disable=SC2317
+never_valid() { return 1; }
+cell_run 1 - fake k1 never_valid fake_ok a
+t_eq "a cached record its check refuses is redone" 3 "$(calls fake_ok)"
+
+# --- a cached failure stays a failure ---
+new_run r3
+: > "$CALLS"
+cell_run 1 - bad kf - fake_fail
+new_run r4
+cell_run 1 - bad kf - fake_fail
+t_eq "a failure is cached as a verdict" 1 "$(calls fake_fail)"
+t_eq "a cached failure is still FAIL, with its details" "1|-|bad|FAIL|MS|broke|-|r3/1-bad the reason" \
+	"$(line 1 - bad) $(cat "$(cell_detail 1 - bad)")"
+
+# --- what is no verdict is not stored ---
+: > "$CALLS"
+cell_run 1 - tool kt - fake_tool_broke
+cell_run 1 - tool kt - fake_tool_broke
+t_eq "nocache: the stage runs every time" 2 "$(calls fake_tool_broke)"
+t_eq "nocache: nothing in the cache" no "$([[ -e $WORKDIR/cache/tool/kt ]] && echo yes || echo no)"
+cell_run 1 - quiet kq - fake_silent
+cell_run 1 - quiet kq - fake_silent
+t_eq "a stage that leaves no result fails, and is not stored" \
+	"2 FAIL|the quiet stage gave no result (see its log)" \
+	"$(calls fake_silent) $(rec_get "$(cell_rec 1 - quiet)" status)|$(rec_get "$(cell_rec 1 - quiet)" summary)"
+
+# --- the stage table and skip_after ---
+cat > "$T_TMP/stages.tsv" <<'EOF'
+# name needs scope what
+a	-	step	first
+b	a	step	after a
+c	b	step	after b
+d	-	step	independent
+e	b	target	after b, per target
+f	e	target	after e, per target
+EOF
+load_stages "$T_TMP/stages.tsv"
+t_eq "load_stages: the stages in table order, with needs and scope" \
+	"a b c d e f|b:a e:b|target" "${STAGES[*]}|b:${STAGE_NEEDS[b]} e:${STAGE_NEEDS[e]}|${STAGE_SCOPE[f]}"
+new_run r5
+skip_after 1 - a "a failed"
+t_eq "skip_after: every stage that needs a, in turn, on every target, in order" \
+	"1 - b skip|1 - c skip|1 tA e skip|1 tB e skip|1 tA f skip|1 tB f skip" \
+	"$(awk -F'\t' '{ print $1, $2, $3, $4 }' "$RUNDIR/cells.tsv" | paste -sd '|')"
+t_eq "skip_after: an independent stage is left alone" "" "$(line 1 - d)"
+t_eq "a skipped cell has its record, with the reason" "skip|a failed|r5" \
+	"$(rec_get "$(cell_rec 1 tB f)" status)|$(rec_get "$(cell_rec 1 tB f)" summary)|$(rec_get "$(cell_rec 1 tB f)" run)"
+new_run r6
+skip_after 2 tB e "no boot"
+t_eq "skip_after on one target skips only there" "2 tB f skip" \
+	"$(awk -F'\t' '{ print $1, $2, $3, $4 }' "$RUNDIR/cells.tsv" | paste -sd '|')"
+printf 'a\t-\tstep\n' > "$T_TMP/bad-stages.tsv"
+# shellcheck disable=SC2016  # expanded by the inner shell
+t_rc "a table line without its what column is refused (exit 2)" 2 \
+	bash -c 'source "$1/tools/lib.sh"; source "$1/tools/cell.sh"; load_stages "$2"' _ "$T_TOP" \
+	"$T_TMP/bad-stages.tsv"
+t_grep "and the message names the table and the stage" "bad-stages\\.tsv: bad line for stage 'a'" \
+	"$T_OUT"
+
+# --- report (C) follows the same cell ids: it finds the details ---
+new_run r7
+STEP_LABEL=(0 1/1)
+cp "$T_TOP/tools/stages.tsv" "$RUNDIR/stages.tsv"
+printf 'tA\tx86_64\tgcc\tyes\n' > "$RUNDIR/targets.tsv"
+printf 'debian\tlinux-source-6.1\n' > "$RUNDIR/meta.tsv"
+printf '0\t0\t%040d\tprep\n1\t1/1\t%040d\tthe patch\n' 0 1 > "$RUNDIR/steps.tsv"
+# shellcheck disable=SC2317
+fake_fail_said() { echo "detail of $4" > "$3"; result "$1" FAIL "broke $4"; }
+cell_run 1 - checkpatch kc1 - fake_fail_said step-scope
+cell_run 1 tA build kb1 - fake_fail_said target-scope
+new_run r8
+cp "$WORKDIR/runs/r7/"{stages,targets,meta,steps}.tsv "$RUNDIR/"
+cell_run 1 - checkpatch kc1 - fake_fail_said step-scope
+cell_run 1 tA build kb1 - fake_fail_said target-scope
+t_rc "report of the fake cells: exit 1 (they failed)" 1 "$T_BIN/report" "$RUNDIR"
+t_grep "report finds a step-scope cell's details by cell.sh's id" \
+	'^    # detail of step-scope$' "$RUNDIR/report.ktap"
+t_grep "report finds a target-scope cell's details by cell.sh's id" \
+	'^        # detail of target-scope$' "$RUNDIR/report.ktap"
+t_grep "report shows a cached cell as such, with the run it came from" \
+	'^        not ok 1 build # [0-9.]+s cached: from run r7: broke target-scope$' "$RUNDIR/report.ktap"
+
+t_done
