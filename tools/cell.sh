@@ -9,10 +9,15 @@
 # runs cells: the cache lookup and store (cache.sh, one format), the
 # timing, the progress line and the line of cells.tsv.
 #
-# A stage is a function called as `STAGE REC LOG DETAIL ARGS...`: it
-# works from its arguments, writes its log and its details, and leaves
-# its result in the record REC with result() (and result_out() for what
-# it made, e.g. a commit id). It never calls back into the driver.
+# A stage is a program (tools/stages/NAME, the contract in
+# tools/stage-lib.sh): the table (tools/stages.tsv) declares its inputs,
+# the driver writes them into the cell's inputs file, whose key lines
+# and the program's own files make the cell's key, and cell_exec runs
+# it in its own process with a clean environment: it sees no variable
+# of the driver's. The stages the driver still schedules itself (apply,
+# checkpatch, w1, sparse, exports, build, boot, tests: "-" as their
+# inputs) are functions called as `STAGE REC LOG DETAIL ARGS...`, with
+# the same record.
 #
 # The record, RUNDIR/results/<cell id>.tsv, is the one truth about a
 # cell; every cell has one, a skipped cell too. Tab separated:
@@ -35,6 +40,11 @@
 
 # shellcheck source=tools/cache.sh
 source "$TOP/tools/cache.sh"
+# shellcheck source=tools/stage-lib.sh
+source "$TOP/tools/stage-lib.sh"
+
+# Where the stage programs are (the tests point it at fake ones).
+STAGE_DIR=$TOP/tools/stages
 
 # progress(): one line per cell as it starts and ends, also kept in the
 # run dir (progress.log: the run's timeline).
@@ -47,28 +57,6 @@ progress()
 	echo "$line" >&2
 	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"
 	return 0
-}
-
-# result(): a stage's result: status and summary, in record $1.
-result()
-{
-	local rec=$1; shift
-	local status=$1; shift
-	local summary=$1; shift
-	printf 'status\t%s\nsummary\t%s\n' "$status" "${summary//$'\t'/ }" > "$rec"
-}
-
-# result_out(): something stage made (name $2, value $3), in record $1.
-result_out()
-{
-	printf 'out\t%s\t%s\n' "$2" "$3" >> "$1"
-}
-
-# result_nocache(): the result in record $1 is no verdict on the step
-# (the tool itself failed): report it, do not store it.
-result_nocache()
-{
-	printf 'nocache\t1\n' >> "$1"
 }
 
 # rec_read(): load record $1 without a fork: REC_STATUS, REC_SUMMARY,
@@ -114,23 +102,101 @@ rec_get()
 }
 
 # load_stages(): the stage table $1 (tools/stages.tsv): STAGES in
-# pipeline order, STAGE_NEEDS[name], the stage each needs, and
-# STAGE_SCOPE[name], step or target.
+# pipeline order; by name, STAGE_NEEDS (the stage each needs),
+# STAGE_SCOPE (step or target), STAGE_PREP (yes or no), STAGE_RUNS
+# (driver or beside-build), STAGE_INPUTS (a program's inputs, space
+# separated) and STAGE_WHAT. Dies naming the table and the stage on a
+# bad line.
 load_stages()
 {
 	local table=$1; shift
-	local name needs scope what
+	local name needs scope prep runs inputs what
 
 	STAGES=()
-	declare -gA STAGE_NEEDS=() STAGE_SCOPE=()
-	while IFS=$'\t' read -r name needs scope what; do
+	declare -gA STAGE_NEEDS=() STAGE_SCOPE=() STAGE_PREP=() STAGE_RUNS=() \
+		STAGE_INPUTS=() STAGE_WHAT=()
+	while IFS=$'\t' read -r name needs scope prep runs inputs what; do
 		[[ -z "$name" || "$name" == '#'* ]] && continue
-		[[ -n "$what" && "$scope" =~ ^(step|target)$ ]] ||
+		[[ -n "$what" && "$scope" =~ ^(step|target)$ && "$prep" =~ ^(yes|no)$ ]] ||
 			die "$table: bad line for stage '$name'"
+		[[ -z "${STAGE_SCOPE[$name]:-}" ]] || die "$table: stage '$name' given twice"
+		[[ "$needs" == - || -n "${STAGE_SCOPE[$needs]:-}" ]] ||
+			die "$table: stage '$name' needs '$needs', which is not an earlier stage"
+		case $runs in
+		driver)
+			[[ "$inputs" == - ]] ||
+				die "$table: stage '$name': a driver stage declares no inputs ('-')"
+			inputs=
+			;;
+		beside-build)
+			[[ "$inputs" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ && "$scope" == step ]] ||
+				die "$table: stage '$name': a program beside the build is of scope step, with its inputs as name,name,..."
+			[[ -x "$STAGE_DIR/$name" ]] ||
+				die "$table: stage '$name': no program $STAGE_DIR/$name"
+			inputs=${inputs//,/ }
+			;;
+		*)
+			die "$table: stage '$name': runs '$runs' is neither driver nor beside-build"
+			;;
+		esac
 		STAGES+=("$name")
 		STAGE_NEEDS[$name]=$needs
 		STAGE_SCOPE[$name]=$scope
+		STAGE_PREP[$name]=$prep
+		STAGE_RUNS[$name]=$runs
+		STAGE_INPUTS[$name]=$inputs
+		STAGE_WHAT[$name]=$what
 	done < "$table"
+	((${#STAGES[@]})) || die "$table: no stage"
+}
+
+# stages_write(): the loaded stage table, in the form the report reads
+# (tools/src/report.c: name, needs, scope, what), into file $1.
+stages_write()
+{
+	local s
+
+	for s in "${STAGES[@]}"; do
+		printf '%s\t%s\t%s\t%s\n' "$s" "${STAGE_NEEDS[$s]}" "${STAGE_SCOPE[$s]}" \
+			"${STAGE_WHAT[$s]}"
+	done > "$1"
+}
+
+# skip_prep(): skip the cells of the preparation commit (step 0) of
+# every stage the table says does not run there, and of every stage that
+# needs one of those, in turn: once each, in table order.
+skip_prep()
+{
+	local -A down=()
+	local s
+
+	for s in "${STAGES[@]}"; do
+		[[ "${STAGE_PREP[$s]}" == no || -n "${down[${STAGE_NEEDS[$s]}]:-}" ]] || continue
+		down[$s]=1
+		skip_stage 0 - "$s" "preparation commit, not part of the series"
+	done
+}
+
+# skip_stage(): skip the cells of stage $3 at step $1: its one cell, for
+# a stage of scope step; else its cell on target $2, or on every target
+# ("-"); the reason $4.
+skip_stage()
+{
+	local idx=$1; shift
+	local tgt=$1; shift
+	local s=$1; shift
+	local why=$1; shift
+	local t
+
+	if [[ "${STAGE_SCOPE[$s]}" == step ]]; then
+		cell_skip "$idx" - "$s" "$why"
+	elif [[ "$tgt" != - ]]; then
+		cell_skip "$idx" "$tgt" "$s" "$why"
+	else
+		for t in "${TGT_NAMES[@]}"; do
+			cell_skip "$idx" "$t" "$s" "$why"
+		done
+	fi
 }
 
 # skip_after(): skip, for step $1 and target $2 ("-": every target of
@@ -142,20 +208,12 @@ skip_after()
 	local failed=$1; shift
 	local why=$1; shift
 	local -A down=([$failed]=1)
-	local s t
+	local s
 
 	for s in "${STAGES[@]}"; do
 		[[ -n "${down[${STAGE_NEEDS[$s]}]:-}" ]] || continue
 		down[$s]=1
-		if [[ "${STAGE_SCOPE[$s]}" == step ]]; then
-			cell_skip "$idx" - "$s" "$why"
-		elif [[ "$tgt" != - ]]; then
-			cell_skip "$idx" "$tgt" "$s" "$why"
-		else
-			for t in "${TGT_NAMES[@]}"; do
-				cell_skip "$idx" "$t" "$s" "$why"
-			done
-		fi
+		skip_stage "$idx" "$tgt" "$s" "$why"
 	done
 }
 
@@ -338,4 +396,84 @@ cell_skip()
 	printf 'status\tskip\nsummary\t%s\nms\t0\nrun\t%s\nstep\t%s\ntarget\t%s\n' \
 		"${4//$'\t'/ }" "$RUN_ID" "$1" "$2" > "$CELL_REC"
 	cell_record "$1" "$2" "$3" -
+}
+
+# cell_exec(): run stage program $5 (STAGE_DIR/$5) on inputs file $4,
+# with record $1, log $2 and details $3, in its own process and a clean
+# environment (PATH, the locale, TMPDIR and V only: no HOME, no SMTP or
+# git credentials, no ssh agent, none of the driver's variables). A
+# program that exits without a result failed as no verdict.
+# Usage (through cell_run): cell_exec REC LOG DETAIL INPUTS PROGRAM
+cell_exec()
+{
+	local rec=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local inputs=$1; shift
+	local prog=$1; shift
+	local rc
+	local -a keep=()
+
+	[[ -n "${LANG:-}" ]] && keep+=("LANG=$LANG")
+	[[ -n "${LC_ALL:-}" ]] && keep+=("LC_ALL=$LC_ALL")
+	# V=1, the user's own setting: the program's tools show their output.
+	[[ -n "${V:-}" ]] && keep+=("V=$V")
+	# shellcheck disable=SC2094  # the program appends to its log too
+	env -i PATH="$PATH" TMPDIR="${TMPDIR:-/tmp}" "${keep[@]}" \
+		"$STAGE_DIR/$prog" "$inputs" "$rec" "$log" "$detail" \
+		>> "$log" 2>&1 < /dev/null
+	rc=$?
+	rec_read "$rec"
+	if [[ -z "$REC_STATUS" ]]; then
+		result "$rec" FAIL "${STAGE_DIR#"$TOP"/}/$prog exited $rc without a result (see its log)"
+		result_nocache "$rec"
+	fi
+	return 0
+}
+
+# cell_prog(): the cell of program stage $2 at step $1, from the cache or
+# by running the program (cell_exec). Each input the table declares for
+# it comes from the driver's provider for that name, called as
+# `input_NAME VALUE-VAR KEY-VAR IDX STAGE` ("-" in a name is "_" in the
+# function's): the value goes into the cell's inputs file,
+# RUNDIR/inputs/<cell id>.tsv, as "name<TAB>value"; the key part is what
+# of it decides the result (a commit's patch, not its id; a file's text,
+# not its path). The cell's key is the stage, its inputs' key parts and
+# the program's own files (it may source tools/lib.sh, stage-lib.sh and
+# findings.sh, no more: tools/lint.sh checks that).
+declare -A CELL_PROG_ID=()
+cell_prog()
+{
+	local idx=$1; shift
+	local stage=$1; shift
+	local id file name val key fn pid
+	local -a keys=()
+
+	cell_id_to id "$idx" - "$stage"
+	file=$RUNDIR/inputs/$id.tsv
+	pid=${CELL_PROG_ID[$stage]:-}
+	if [[ -z "$pid" ]]; then
+		hash_files_to pid "$STAGE_DIR/$stage" "$TOP/tools/stage-lib.sh" \
+			"$TOP/tools/lib.sh" "$TOP/tools/findings.sh"
+		CELL_PROG_ID[$stage]=$pid
+	fi
+	: > "$file" || die "cannot write $file: check space and permissions of the run dir"
+	for name in ${STAGE_INPUTS[$stage]}; do
+		fn=input_${name//-/_}
+		declare -F "$fn" > /dev/null ||
+			die "stage $stage: the driver has no input '$name' (tools/stages.tsv; define $fn)"
+		val='' key=''
+		if ! "$fn" val key "$idx" "$stage" || [[ "$val" == *[$'\t\n']* ]]; then
+			cell_begin "$idx" - "$stage"
+			result "$(cell_rec "$idx" - "$stage")" FAIL \
+				"the driver could not give its input '$name' ($fn)"
+			result_nocache "$(cell_rec "$idx" - "$stage")"
+			cell_end "$idx" - "$stage" - "$CELL_T0"
+			return 0
+		fi
+		printf '%s\t%s\n' "$name" "$val" >> "$file"
+		keys+=("$name=$key")
+	done
+	hash_to key "$stage" "${keys[@]}" "$pid"
+	cell_run "$idx" - "$stage" "$key" - cell_exec "$file" "$stage"
 }

@@ -44,6 +44,29 @@ shell_files()
 	git -C "$TOP" ls-files '*.sh'
 }
 
+# program_sources(): for each stage program of tools/stages.tsv (runs
+# beside-build), print "not ok"-worthy lines: a file it sources that is
+# not part of its declared key (tools/cell.sh, cell_prog: lib.sh,
+# stage-lib.sh, findings.sh). Prints "PROGRAM: FILE" for each.
+program_sources()
+{
+	local name runs line src
+
+	while IFS=$'\t' read -r name _ _ _ runs _; do
+		[[ "$runs" == beside-build ]] || continue
+		while IFS= read -r line; do
+			[[ "$line" =~ ^[[:space:]]*(source|\.)[[:space:]]+(.*)$ ]] || continue
+			# The file's name ends the line: "$TOP/tools/x.sh" or the like.
+			src=${BASH_REMATCH[2]%\"}
+			src=${src##*/}
+			case $src in
+			lib.sh | stage-lib.sh | findings.sh) ;;
+			*) echo "tools/stages/$name: sources $src, which its cell's key does not cover" ;;
+			esac
+		done < "$TOP/tools/stages/$name"
+	done < "$TOP/tools/stages.tsv"
+}
+
 main()
 {
 	local f n=0 bad=0 out files c_files
@@ -53,7 +76,7 @@ main()
 	mapfile -t files < <(shell_files | sort -u)
 	mapfile -t c_files < <(git -C "$TOP" ls-files '*.c' '*.h')
 	echo "KTAP version 1"
-	echo "1..$((${#files[@]} + ${#c_files[@]}))"
+	echo "1..$((${#files[@]} + ${#c_files[@]} + 1))"
 	for f in "${files[@]}"; do
 		n=$((n + 1))
 		if out=$(cd "$TOP" && shellcheck -x "$f" 2>&1); then
@@ -76,6 +99,15 @@ main()
 			bad=$((bad + 1))
 		fi
 	done
+	n=$((n + 1))
+	out=$(program_sources)
+	if [[ -z "$out" ]]; then
+		echo "ok $n stage programs source only what their key covers"
+	else
+		printf '# %s\n' "${out//$'\n'/$'\n'# }"
+		echo "not ok $n stage programs source only what their key covers"
+		bad=$((bad + 1))
+	fi
 	echo "# Totals: pass:$((n - bad)) fail:$bad xfail:0 xpass:0 skip:0 error:0"
 	((bad == 0))
 }

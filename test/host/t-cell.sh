@@ -6,7 +6,11 @@
 # hit serves it without running the stage and says where it came from,
 # a changed key or FORCE=1 runs it again, a result that is no verdict is
 # not stored, skip_after skips what needs a failed stage in table order,
-# and the cell-id rule of bash is the one the report (C) follows.
+# the table refuses what it cannot run, skip_prep skips what does not run
+# on the preparation, a stage program runs in a clean environment from
+# its declared inputs only and is redone exactly when one of them (or
+# its own file) changes, and the cell-id rule of bash is the one the
+# report (C) follows.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -83,7 +87,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 35
+t_plan 66
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -165,17 +169,21 @@ t_eq "a stage that leaves no result fails, and is not stored" \
 
 # --- the stage table and skip_after ---
 cat > "$T_TMP/stages.tsv" <<'EOF'
-# name needs scope what
-a	-	step	first
-b	a	step	after a
-c	b	step	after b
-d	-	step	independent
-e	b	target	after b, per target
-f	e	target	after e, per target
+# name needs scope prep runs inputs what
+a	-	step	yes	driver	-	first
+b	a	step	no	driver	-	after a
+c	b	step	yes	driver	-	after b
+d	-	step	yes	driver	-	independent
+e	b	target	yes	driver	-	after b, per target
+f	e	target	yes	driver	-	after e, per target
 EOF
 load_stages "$T_TMP/stages.tsv"
-t_eq "load_stages: the stages in table order, with needs and scope" \
-	"a b c d e f|b:a e:b|target" "${STAGES[*]}|b:${STAGE_NEEDS[b]} e:${STAGE_NEEDS[e]}|${STAGE_SCOPE[f]}"
+t_eq "load_stages: the stages in table order, with needs, scope, prep and runs" \
+	"a b c d e f|b:a e:b|target|no yes|driver" \
+	"${STAGES[*]}|b:${STAGE_NEEDS[b]} e:${STAGE_NEEDS[e]}|${STAGE_SCOPE[f]}|${STAGE_PREP[b]} ${STAGE_PREP[c]}|${STAGE_RUNS[a]}"
+stages_write "$T_TMP/stages-4.tsv"
+t_eq "stages_write: the report's four columns, in table order" \
+	"b|a|step|after a|4" "$(awk -F'\t' -v OFS='|' 'NR == 2 { print $1, $2, $3, $4, NF }' "$T_TMP/stages-4.tsv")"
 new_run r5
 skip_after 1 - a "a failed"
 t_eq "skip_after: every stage that needs a, in turn, on every target, in order" \
@@ -188,18 +196,159 @@ new_run r6
 skip_after 2 tB e "no boot"
 t_eq "skip_after on one target skips only there" "2 tB f skip" \
 	"$(awk -F'\t' '{ print $1, $2, $3, $4 }' "$RUNDIR/cells.tsv" | paste -sd '|')"
-printf 'a\t-\tstep\n' > "$T_TMP/bad-stages.tsv"
-# shellcheck disable=SC2016  # expanded by the inner shell
-t_rc "a table line without its what column is refused (exit 2)" 2 \
-	bash -c 'source "$1/tools/lib.sh"; source "$1/tools/cell.sh"; load_stages "$2"' _ "$T_TOP" \
-	"$T_TMP/bad-stages.tsv"
-t_grep "and the message names the table and the stage" "bad-stages\\.tsv: bad line for stage 'a'" \
-	"$T_OUT"
+# bad_table(): load_stages on table text $2 must die naming the table
+# and, as ERE $3, what is wrong (test $1).
+bad_table()
+{
+	local desc=$1; shift
+	local text=$1; shift
+	local re=$1; shift
+
+	printf '%s\n' "$text" > "$T_TMP/bad-stages.tsv"
+	# shellcheck disable=SC2016  # expanded by the inner shell
+	t_rc "$desc (exit 2)" 2 \
+		bash -c 'source "$1/tools/lib.sh"; source "$1/tools/cell.sh"; load_stages "$2"' _ \
+		"$T_TOP" "$T_TMP/bad-stages.tsv"
+	t_grep "$desc: the message names the table and the fault" "bad-stages\\.tsv: $re" "$T_OUT"
+}
+bad_table "a table line without its what column is refused" $'a\t-\tstep\tyes\tdriver\t-' \
+	"bad line for stage 'a'"
+bad_table "a stage given twice is refused" \
+	$'a\t-\tstep\tyes\tdriver\t-\tone\na\t-\tstep\tyes\tdriver\t-\ttwo' "stage 'a' given twice"
+bad_table "a stage needing a later one is refused" \
+	$'a\tb\tstep\tyes\tdriver\t-\tone\nb\t-\tstep\tyes\tdriver\t-\ttwo' \
+	"stage 'a' needs 'b', which is not an earlier stage"
+bad_table "a driver stage with inputs is refused" $'a\t-\tstep\tyes\tdriver\tx,y\tone' \
+	"stage 'a': a driver stage declares no inputs"
+bad_table "a program stage without its program is refused" \
+	$'nosuchprog\t-\tstep\tno\tbeside-build\tx\tone' "stage 'nosuchprog': no program .*/nosuchprog"
+bad_table "a runs value of neither kind is refused" $'a\t-\tstep\tyes\tlater\t-\tone' \
+	"stage 'a': runs 'later' is neither driver nor beside-build"
+bad_table "an empty table is refused" '# nothing' "no stage"
+
+# --- skip_prep: what the table says does not run on the preparation ---
+new_run r6b
+skip_prep
+t_eq "skip_prep: the prep=no stage and all that need it, on every target, in order" \
+	"0 - b skip|0 - c skip|0 tA e skip|0 tB e skip|0 tA f skip|0 tB f skip" \
+	"$(awk -F'\t' '{ print $1, $2, $3, $4 }' "$RUNDIR/cells.tsv" | paste -sd '|')"
+t_eq "skip_prep: the reason" "preparation commit, not part of the series" \
+	"$(rec_get "$(cell_rec 0 tB f)" summary)"
+
+# --- stage programs: declared inputs, a clean environment, the key ---
+STAGE_DIR=$T_TMP/stages
+mkdir -p "$STAGE_DIR"
+# fake_prog(): write stage program $1 of $STAGE_DIR: it counts its runs
+# in the file of input "calls" and says what it saw of inputs $2...
+# and of the environment.
+fake_prog()
+{
+	local name=$1; shift
+	local n says=
+
+	for n in "$@"; do
+		says+=" $n=\${inputs[$n]}"
+	done
+	cat > "$STAGE_DIR/$name" <<EOF
+#!/bin/bash
+PROG=$name
+source "$T_TOP/tools/lib.sh"
+source "$T_TOP/tools/stage-lib.sh"
+declare -A inputs=()
+stage_args inputs "\$@"
+stage_need inputs calls $*
+echo $name >> "\${inputs[calls]}"
+echo "log of $name" >> "\${inputs[log]}"
+result "\${inputs[rec]}" ok "${says# } home=\${HOME-unset} secret=\${T_SECRET-unset}"
+EOF
+	chmod +x "$STAGE_DIR/$name"
+}
+fake_prog p alpha
+fake_prog q beta
+printf '#!/bin/bash\necho "no result here"\nexit 3\n' > "$STAGE_DIR/mute"
+printf '#!/bin/bash\n' > "$STAGE_DIR/lost"
+chmod +x "$STAGE_DIR/mute" "$STAGE_DIR/lost"
+cat > "$T_TMP/prog-stages.tsv" <<'EOF'
+a	-	step	yes	driver	-	the driver's
+p	a	step	no	beside-build	calls,alpha	reads alpha
+q	a	step	no	beside-build	calls,beta	reads beta
+mute	a	step	no	beside-build	calls	leaves no result
+lost	a	step	no	beside-build	calls,nosuch	an input no one gives
+EOF
+load_stages "$T_TMP/prog-stages.tsv"
+t_eq "load_stages: a program's inputs, in order" "calls alpha" "${STAGE_INPUTS[p]}"
+# The providers, as the driver defines them.
+# shellcheck disable=SC2317  # called through cell_prog
+{
+input_calls() { local -n v=$1 k=$2; v=$CALLS; k=; }
+input_alpha() { local -n v=$1 k=$2; v=$ALPHA; k=$ALPHA_KEY; }
+input_beta() { local -n v=$1 k=$2; v=beta-value; k=$BETA_KEY; }
+}
+export T_SECRET=driver-only
+ALPHA=alpha-value ALPHA_KEY=ka BETA_KEY=kb
+# run_progs(): a new run $1 of both programs at step 1.
+run_progs()
+{
+	new_run "$1"
+	mkdir -p "$RUNDIR/inputs"
+	: > "$CALLS"
+	cell_prog 1 p
+	cell_prog 1 q
+}
+run_progs r9
+t_eq "a program runs on a miss, once" "1 1" "$(calls p) $(calls q)"
+t_eq "it reads its declared input; no HOME, no variable of the driver's" \
+	"ok|alpha=alpha-value home=unset secret=unset|-" \
+	"$(rec_get "$(cell_rec 1 - p)" status)|$(rec_get "$(cell_rec 1 - p)" summary)|$(line 1 - p | cut -d'|' -f8)"
+t_eq "its inputs file: the declared inputs, name and value" \
+	"calls	$CALLS|alpha	alpha-value" "$(paste -sd '|' "$RUNDIR/inputs/1-p.tsv")"
+t_grep "its output goes to its log" '^log of p$' "$(cell_log 1 - p)"
+run_progs r10
+t_eq "the same inputs: both served from the cache" "0 0|r9/1-p" \
+	"$(calls p) $(calls q)|$(line 1 - p | cut -d'|' -f8)"
+ALPHA=/another/path
+run_progs r11
+t_eq "a value whose key part is the same: still served" "0 0" "$(calls p) $(calls q)"
+ALPHA_KEY=ka2
+run_progs r12
+t_eq "alpha's key part changed: only the program that declares it is redone" "1 0" \
+	"$(calls p) $(calls q)"
+BETA_KEY=kb2
+run_progs r13
+t_eq "beta's key part changed: only q is redone" "0 1" "$(calls p) $(calls q)"
+echo '# a change to the program' >> "$STAGE_DIR/q"
+CELL_PROG_ID=()
+run_progs r14
+t_eq "q's own file changed: only q is redone" "0 1" "$(calls p) $(calls q)"
+cell_prog 1 mute
+t_eq "a program that exits without a result: no verdict, not stored" \
+	"FAIL|${STAGE_DIR#"$T_TOP"/}/mute exited 3 without a result (see its log)|1" \
+	"$(rec_get "$(cell_rec 1 - mute)" status)|$(rec_get "$(cell_rec 1 - mute)" summary)|$(rec_get "$(cell_rec 1 - mute)" nocache)"
+t_grep "and what it printed is in its log" '^no result here$' "$(cell_log 1 - mute)"
+# shellcheck disable=SC2317,SC2034
+input_beta() { local -n v=$1 k=$2; v=$'two\tfields'; k=x; }
+: > "$CALLS"
+cell_prog 1 q
+t_eq "an input value with a tab: no verdict, the program not run" \
+	"0|FAIL|the driver could not give its input 'beta' (input_beta)|1" \
+	"$(calls q)|$(rec_get "$(cell_rec 1 - q)" status)|$(rec_get "$(cell_rec 1 - q)" summary)|$(rec_get "$(cell_rec 1 - q)" nocache)"
+# shellcheck disable=SC2317
+input_beta() { return 1; }
+cell_prog 1 q
+t_eq "a provider that fails: no verdict" "FAIL|1" \
+	"$(rec_get "$(cell_rec 1 - q)" status)|$(rec_get "$(cell_rec 1 - q)" nocache)"
+# shellcheck disable=SC2317
+cell_prog_sub() { (cell_prog "$@"); }
+t_rc "an input the driver has no provider for stops the run (exit 2)" 2 cell_prog_sub 1 lost
+t_grep "and names the stage, the input and the function to define" \
+	"stage lost: the driver has no input 'nosuch' .*define input_nosuch" "$T_OUT"
 
 # --- report (C) follows the same cell ids: it finds the details ---
 new_run r7
 STEP_LABEL=(0 1/1)
-cp "$T_TOP/tools/stages.tsv" "$RUNDIR/stages.tsv"
+STAGE_DIR=$T_TOP/tools/stages
+load_stages "$T_TOP/tools/stages.tsv"
+stages_write "$RUNDIR/stages.tsv"
 printf 'tA\tx86_64\tgcc\tyes\n' > "$RUNDIR/targets.tsv"
 printf 'debian\tlinux-source-6.1\n' > "$RUNDIR/meta.tsv"
 printf '0\t0\t%040d\tprep\n1\t1/1\t%040d\tthe patch\n' 0 1 > "$RUNDIR/steps.tsv"
