@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-inputs.sh - tests of the driver's input providers (tools/inputs.sh)
+# on a small git repo made here: each gives the value a stage program
+# reads, and a key part that changes exactly when what decides the
+# result changes (a commit's patch, a tree, a file's blob, a config's
+# text), not when only a path or an unrelated file does.
+
+# shellcheck disable=SC2030,SC2031  # some checks change a step in a subshell, on purpose
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+export WORKDIR=$T_TMP/workdir
+mkdir -p "$WORKDIR"
+PROG='t-inputs'
+# shellcheck source=tools/lib.sh
+source "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/cache.sh
+source "$T_TOP/tools/cache.sh"
+# shellcheck source=tools/findings.sh
+source "$T_TOP/tools/findings.sh"
+# shellcheck source=tools/inputs.sh
+source "$T_TOP/tools/inputs.sh"
+
+# A tree with the files the providers look at, and four commits: the
+# base; one that touches a C file; one that changes MAINTAINERS; one
+# with the same tree as the one before it but another message.
+KREPO=$T_TMP/k.git
+W=$T_TMP/w
+git init -q --bare "$KREPO"
+mkdir -p "$W/scripts"
+g() { git --git-dir="$KREPO" --work-tree="$W" "$@"; }
+echo 'M: A <a@example.org>' > "$W/MAINTAINERS"
+printf 'print "gm";\n' > "$W/scripts/get_maintainer.pl"
+printf 'print "cp";\n' > "$W/scripts/checkpatch.pl"
+echo 'teh the' > "$W/scripts/spelling.txt"
+echo 'file_operations' > "$W/scripts/const_structs.checkpatch"
+echo 'int a;' > "$W/a.c"
+export GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=T \
+	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2026-01-01 00:00 +0000' \
+	GIT_COMMITTER_DATE='2026-01-01 00:00 +0000'
+commit() { g add -A && g commit -q --allow-empty -m "$1" && g rev-parse HEAD; }
+STEP_SHA=("$(commit base)")
+echo 'int a = 1;' > "$W/a.c"
+STEP_SHA+=("$(commit 'a: set a')")
+echo 'M: B <b@example.org>' >> "$W/MAINTAINERS"
+STEP_SHA+=("$(commit 'MAINTAINERS: add B')")
+STEP_SHA+=("$(commit 'another message, the same tree')")
+STEP_TREE=()
+for s in "${STEP_SHA[@]}"; do
+	STEP_TREE+=("$(g rev-parse "$s^{tree}")")
+done
+STEP_PATCH=(- /x/0001-a.patch /y/0002-m.patch /z/0003-e.patch)
+RUNDIR=$T_TMP/run
+mkdir -p "$RUNDIR/accept"
+GIT_VERSION=$(git --version)
+CHECKPATCH_ID=cpid PERL_VERSION=perl-5 ROBOT_TOOLS_ID=rt SERIES=$T_TMP/series.yaml
+B4CONFIG=$T_TMP/b4config B4CONFIG_TEXT='[b4]'
+declare -a FINDING_ACCEPT=()
+
+# key(): the key part provider $1 gives at step $2 (stage $3, default s).
+key()
+{
+	local v='' k=''
+	"input_$1" v k "$2" "${3:-s}" || { echo "(failed)"; return; }
+	echo "$k"
+}
+
+# val(): the value provider $1 gives at step $2 (stage $3, default s).
+val()
+{
+	local v='' k=''
+	"input_$1" v k "$2" "${3:-s}" || { echo "(failed)"; return; }
+	echo "$v"
+}
+
+t_plan 21
+
+# --- a commit: by its patch ---
+t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
+t_eq "commit: asked twice, the same key" "$(key commit 1)" "$(key commit 1)"
+t_eq "commit: another commit, another key" yes \
+	"$([[ "$(key commit 1)" != "$(key commit 2)" ]] && echo yes || echo no)"
+t_eq "commit: a step that did not apply gives no value" "(failed)" \
+	"$(STEP_SHA[1]=-; key commit 1)"
+
+# --- a tree: by its id, whatever the message ---
+t_eq "commit-tree: the same tree under another message, the same key" \
+	"$(key commit_tree 2)" "$(key commit_tree 3)"
+t_eq "commit-tree: a changed file, another key" yes \
+	"$([[ "$(key commit_tree 1)" != "$(key commit_tree 2)" ]] && echo yes || echo no)"
+t_eq "parent: the value is the commit before, the key its tree" \
+	"${STEP_SHA[1]} ${STEP_TREE[1]}" "$(val parent 2) $(key parent 2)"
+t_eq "parent: known from git when the step before was not checked" "${STEP_TREE[1]}" \
+	"$(STEP_TREE=() key parent 2)"
+
+# --- files of the step's tree: by their blobs ---
+t_eq "maintainers: unchanged files, the same key" "$(key maintainers 0)" "$(key maintainers 1)"
+t_eq "maintainers: a changed MAINTAINERS, another key" yes \
+	"$([[ "$(key maintainers 1)" != "$(key maintainers 2)" ]] && echo yes || echo no)"
+t_eq "maintainers: the key is the blobs of MAINTAINERS and get_maintainer.pl" \
+	"$(g rev-parse "${STEP_SHA[2]}:MAINTAINERS" "${STEP_SHA[2]}:scripts/get_maintainer.pl" | paste -sd ' ')" \
+	"$(key maintainers 2)"
+t_eq "checkpatch-script: its blobs and what it runs with" \
+	"$(g rev-parse "${STEP_SHA[1]}:scripts/checkpatch.pl" "${STEP_SHA[1]}:scripts/spelling.txt" \
+		"${STEP_SHA[1]}:scripts/const_structs.checkpatch" | paste -sd ' ') cpid" \
+	"$(key checkpatch_script 1)"
+t_eq "checkpatch-script: a step without checkpatch.pl gives no value" "(failed)" \
+	"$(rm -rf "$WORKDIR/memo"; STEP_SHA[1]=$(g hash-object -t blob -w --stdin <<< x); \
+		key checkpatch_script 1)"
+
+# --- run dir files: the path is the value, the content the key ---
+t_eq "patch-out: under the run dir by stage, named as the series names it; the key is the name" \
+	"$RUNDIR/patches/tags/0001-a.patch|0001-a.patch" "$(val patch_out 1 tags)|$(key patch_out 1 tags)"
+FINDING_ACCEPT[1]=$'kdoc\tnew\ta.c\tmissing\tthe reason\ntags\tnew\t-\tFixes\tanother'
+t_eq "accept: the step's accepted findings of the stage, written to its file" \
+	$'new\ta.c\tmissing\tthe reason' "$(val accept 1 kdoc >/dev/null; cat "$RUNDIR/accept/1-kdoc.tsv")"
+t_eq "accept: the key is that text, so another acceptance is another key" yes \
+	"$([[ "$(key accept 1 kdoc)" == $'new\ta.c\tmissing\tthe reason' && \
+		"$(key accept 1 tags)" != "$(key accept 1 kdoc)" ]] && echo yes || echo no)"
+t_eq "accept: no accepted finding, an empty file and key" "0|" \
+	"$(val accept 2 kdoc > /dev/null; wc -c < "$RUNDIR/accept/2-kdoc.tsv")|$(key accept 2 kdoc)"
+
+# --- the settings and ids of the run ---
+t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
+	"$(val b4config 1)|$(key b4config 1)"
+t_eq "auto-cc: 1 unless AUTO_CC says otherwise" "1 0" "$(key auto_cc 1) $(AUTO_CC=0 key auto_cc 1)"
+t_eq "perl, robot-tools: no value, their versions the key" "-|perl-5|-|rt" \
+	"$(val perl 1)|$(key perl 1)|$(val robot_tools 1)|$(key robot_tools 1)"
+t_eq "series, idx: the value and the key" "$SERIES|$SERIES|2|2" \
+	"$(val series 2)|$(key series 2)|$(val idx 2)|$(key idx 2)"
+
+t_done
