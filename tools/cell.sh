@@ -104,7 +104,7 @@ rec_get()
 # load_stages(): the stage table $1 (tools/stages.tsv): STAGES in
 # pipeline order; by name, STAGE_NEEDS (the stage each needs),
 # STAGE_SCOPE (step or target), STAGE_PREP (yes or no), STAGE_RUNS
-# (driver or beside-build), STAGE_INPUTS (a program's inputs, space
+# (driver, beside-build or after-build), STAGE_INPUTS (a program's inputs, space
 # separated) and STAGE_WHAT. Dies naming the table and the stage on a
 # bad line.
 load_stages()
@@ -128,15 +128,19 @@ load_stages()
 				die "$table: stage '$name': a driver stage declares no inputs ('-')"
 			inputs=
 			;;
-		beside-build)
-			[[ "$inputs" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ && "$scope" == step ]] ||
-				die "$table: stage '$name': a program beside the build is of scope step, with its inputs as name,name,..."
+		beside-build | after-build)
+			[[ "$inputs" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] ||
+				die "$table: stage '$name': a program's inputs are name,name,..."
+			[[ "$runs" == after-build || "$scope" == step ]] ||
+				die "$table: stage '$name': a program beside the build is of scope step"
+			[[ "$runs" == beside-build || "$scope" == target ]] ||
+				die "$table: stage '$name': a program after the build is of scope target"
 			[[ -x "$STAGE_DIR/$name" ]] ||
 				die "$table: stage '$name': no program $STAGE_DIR/$name"
 			inputs=${inputs//,/ }
 			;;
 		*)
-			die "$table: stage '$name': runs '$runs' is neither driver nor beside-build"
+			die "$table: stage '$name': runs '$runs' is none of driver, beside-build, after-build"
 			;;
 		esac
 		STAGES+=("$name")
@@ -431,11 +435,12 @@ cell_exec()
 	return 0
 }
 
-# cell_prog(): the cell of program stage $2 at step $1, from the cache or
-# by running the program (cell_exec). Each input the table declares for
-# it comes from the driver's provider for that name, called as
-# `input_NAME VALUE-VAR KEY-VAR IDX STAGE` ("-" in a name is "_" in the
-# function's): the value goes into the cell's inputs file,
+# cell_prog(): the cell of program stage $3 at step $1 on target $2 ("-"
+# for a stage of scope step), from the cache or by running the program
+# (cell_exec). Each input the table declares for it comes from the
+# driver's provider for that name (tools/inputs.sh), called as
+# `input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET` ("-" in a name is "_"
+# in the function's): the value goes into the cell's inputs file,
 # RUNDIR/inputs/<cell id>.tsv, as "name<TAB>value"; the key part is what
 # of it decides the result (a commit's patch, not its id; a file's text,
 # not its path). The cell's key is the stage, its inputs' key parts and
@@ -445,11 +450,12 @@ declare -A CELL_PROG_ID=()
 cell_prog()
 {
 	local idx=$1; shift
+	local tgt=$1; shift
 	local stage=$1; shift
 	local id file name val key fn pid
 	local -a keys=()
 
-	cell_id_to id "$idx" - "$stage"
+	cell_id_to id "$idx" "$tgt" "$stage"
 	file=$RUNDIR/inputs/$id.tsv
 	pid=${CELL_PROG_ID[$stage]:-}
 	if [[ -z "$pid" ]]; then
@@ -463,17 +469,17 @@ cell_prog()
 		declare -F "$fn" > /dev/null ||
 			die "stage $stage: the driver has no input '$name' (tools/stages.tsv; define $fn)"
 		val='' key=''
-		if ! "$fn" val key "$idx" "$stage" || [[ "$val" == *[$'\t\n']* ]]; then
-			cell_begin "$idx" - "$stage"
-			result "$(cell_rec "$idx" - "$stage")" FAIL \
+		if ! "$fn" val key "$idx" "$stage" "$tgt" || [[ "$val" == *[$'\t\n']* ]]; then
+			cell_begin "$idx" "$tgt" "$stage"
+			result "$(cell_rec "$idx" "$tgt" "$stage")" FAIL \
 				"the driver could not give its input '$name' ($fn)"
-			result_nocache "$(cell_rec "$idx" - "$stage")"
-			cell_end "$idx" - "$stage" - "$CELL_T0"
+			result_nocache "$(cell_rec "$idx" "$tgt" "$stage")"
+			cell_end "$idx" "$tgt" "$stage" - "$CELL_T0"
 			return 0
 		fi
 		printf '%s\t%s\n' "$name" "$val" >> "$file"
 		keys+=("$name=$key")
 	done
 	hash_to key "$stage" "${keys[@]}" "$pid"
-	cell_run "$idx" - "$stage" "$key" - cell_exec "$file" "$stage"
+	cell_run "$idx" "$tgt" "$stage" "$key" - cell_exec "$file" "$stage"
 }

@@ -10,11 +10,13 @@
 # named after what it gives, never after a stage: a new stage reuses
 # them, and test/host/t-inputs.sh checks each on a real git repo.
 #
-# Reads the driver's run state: KREPO, RUNDIR, SERIES, the series' steps
-# (STEP_SHA, STEP_TREE, STEP_PATCH; tools/series.sh) and the ids main()
+# Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET (TARGET "-" for
+# a stage of scope step). Reads the driver's run state: KREPO, RUNDIR,
+# SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL;
+# tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
 # works out once (GIT_VERSION, CHECKPATCH_ID, PERL_VERSION,
 # ROBOT_TOOLS_ID, B4CONFIG, B4CONFIG_TEXT). Sourced by tools/bisect-check;
-# expects lib.sh, cache.sh and findings.sh.
+# expects lib.sh, cache.sh, findings.sh and target.sh.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
 
@@ -144,4 +146,46 @@ input_series() { local -n __iv=$1 __ik=$2; __iv=$SERIES; __ik=$SERIES; }
 # get_maintainer.pl's recipients itself.
 input_b4config() { local -n __iv=$1 __ik=$2; __iv=$B4CONFIG; __ik="$B4CONFIG $B4CONFIG_TEXT"; }
 input_auto_cc() { local -n __iv=$1 __ik=$2; __iv=${AUTO_CC:-1}; __ik=$__iv; }
+}
+
+# The step's build on the target: its artifacts (tools/stages/build.sh),
+# named by the build's key, which covers all that made them.
+input_build_art()
+{
+	local -n __iv=$1 __ik=$2
+	__iv=${STEP_ART[$3:$5]:-}
+	__ik=${__iv##*/}
+	[[ -n "$__iv" ]]
+}
+# The same target's build of the step before: from this run, or (a run
+# of some steps only) where the cache keeps it, when it is there.
+input_prev_build_art()
+{
+	local -n __iv=$1 __ik=$2
+	local __ip
+	__iv=${STEP_ART[$(($3 - 1)):$5]:-}
+	if [[ -z "$__iv" ]]; then
+		parent_tree __ip "$3" || return 1
+		target_select "$5"
+		build_key __ik "$__ip"
+		__iv=$WORKDIR/artifacts/$__ik
+		[[ -f "$__iv/identity.tsv" ]] || return 1
+	fi
+	__ik=${__iv##*/}
+}
+# The changes to the exported symbols the step declares (series.yaml
+# abi), as a file of "KIND<TAB>SYMBOL" lines.
+input_abi_declared()
+{
+	local -n __iv=$1 __ik=$2
+	__iv=$RUNDIR/abi/$3.tsv
+	printf '%s' "${ABI_DECL[$3]:-}" > "$__iv" || return 1
+	__ik=${ABI_DECL[$3]:-}
+}
+# tools/bin/abi, by its sources.
+input_abi_tool()
+{
+	local -n __iv=$1 __ik=$2
+	__iv=$TOP/tools/bin/abi
+	hash_files_to __ik "$TOP/tools/src/abi.c" "$TOP/tools/src/util.h"
 }

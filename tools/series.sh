@@ -16,6 +16,10 @@ declare -a STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=()
 # findings-accept), one "CHECK<TAB>KIND<TAB>FILE<TAB>MATCH<TAB>REASON\n"
 # each, KIND and FILE "*" for any.
 declare -a FINDING_ACCEPT=()
+# ABI_DECL[N]: the changes to the exported symbols patch N declares
+# (series.yaml abi), one "KIND<TAB>SYMBOL\n" each, KIND removes, adds or
+# changes.
+declare -a ABI_DECL=()
 declare -a PREP_PATCHES=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 declare -a TGT_NAMES=()
@@ -47,7 +51,7 @@ load_series()
 	done
 	records=$("$TOP/tools/bin/series" "${archs[@]}" "$file") || exit "$EXIT_SETUP"
 	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
-	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=()
+	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=() ABI_DECL=()
 	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 	TGT_SKIP=()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
@@ -81,6 +85,7 @@ load_series()
 			ACCEPT_REASON["$a:$b"]=$c
 			;;
 		finding-accept) FINDING_ACCEPT[a]+="$b"$'\t'"$c"$'\t'"$d"$'\t'"$e"$'\t'"$f"$'\n' ;;
+		abi) ABI_DECL[a]+="$b"$'\t'"$c"$'\n' ;;
 		expect) EXPECT["$a:$b"]=$c ;;
 		guest-modules) GUEST_MODULES=$a ;;
 		guest-programs) GUEST_PROGRAMS=$a ;;
@@ -160,12 +165,27 @@ yaml_str()
 	printf '"%s"' "${v//\"/\\\"}"
 }
 
+# abi_by_kind(): the declarations $1 (ABI_DECL's form) as one
+# "KIND<TAB>SYMBOL, SYMBOL..." line per kind, removes, adds, changes.
+abi_by_kind()
+{
+	local k kind sym list
+
+	for k in removes adds changes; do
+		list=''
+		while IFS=$'\t' read -r kind sym; do
+			[[ "$kind" == "$k" ]] && list+=${list:+, }$sym
+		done <<< "$1"
+		[[ -z "$list" ]] || printf '%s\t%s\n' "$k" "$list"
+	done
+}
+
 # series_write(): print the loaded series as series.yaml text, with the
 # paths absolute: a tool that edits a series (bench's edited 3/3, a
 # longer series) changes the variables and writes it out with this.
 series_write()
 {
-	local id i t skip check kind file match reason listed
+	local id i t skip check kind file match reason listed sym
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "$SERIES_NAME")" "$SERIES_VERSION"
 	printf 'cover-letter: %s\nconfig: %s\n' "$(yaml_str "$SERIES_COVER")" \
@@ -231,6 +251,13 @@ series_write()
 			printf '        match: %s\n        reason: %s\n' "$(yaml_str "$match")" \
 				"$(yaml_str "$reason")"
 		done <<< "${FINDING_ACCEPT[i]:-}"
+		listed=''
+		while IFS=$'\t' read -r kind sym; do
+			[[ -n "$kind" ]] || continue
+			[[ -n "$listed" ]] || printf '    abi:\n'
+			listed=1
+			printf '      %s: [%s]\n' "$kind" "$sym"
+		done <<< "$(abi_by_kind "${ABI_DECL[i]:-}")"
 		printf '    expect:\n'
 		for id in "${TEST_IDS[@]}"; do
 			printf '      %s: %s\n' "$id" "${EXPECT["$i:$id"]}"

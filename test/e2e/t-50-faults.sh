@@ -51,7 +51,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=44 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -397,7 +397,7 @@ case_series()
 		unknown-key)
 			line=$(grep -n 'checkpatch-acept:' "$f" | cut -d: -f1)
 			col=5 key='patches\[0\]\.checkpatch-acept'
-			re="unknown key 'checkpatch-acept' \(allowed: file, checkpatch-accept, findings-accept, expect\)"
+			re="unknown key 'checkpatch-acept' \(allowed: file, checkpatch-accept, findings-accept, abi, expect\)"
 			;;
 		missing-patch)
 			line=$(grep -n 'file: no-such-fault.patch' "$f" | cut -d: -f1)
@@ -484,8 +484,8 @@ case_build_error()
 	f_case 4 "a commit that breaks the build"
 	f_run build-error "$FIX/build-error.yaml"
 	t_eq "build-error: exit 1" 1 "$F_RC"
-	t_eq "build-error: step 1 builds FAIL; W=1, sparse, boot and tests skip; exports (no build needed) is judged" \
-		"ok ok ok ok ok skip skip ok FAIL skip skip" \
+	t_eq "build-error: step 1 builds FAIL; W=1, sparse, abi, boot and tests skip; exports (no build needed) is judged" \
+		"ok ok ok ok ok skip skip ok FAIL skip skip skip" \
 		"$(f_row "$F_RUN" 1)"
 	f_report_names build-error "$F_RUN" 1 1/1 build
 	t_grep "build-error: details quote the compiler's error in the file" \
@@ -501,8 +501,8 @@ case_build_warning()
 	f_case 5 "a commit that adds a compiler warning"
 	f_run build-warning "$FIX/build-warning.yaml"
 	t_eq "build-warning: exit 1" 1 "$F_RC"
-	t_eq "build-warning: step 1 builds FAIL (W=1 leaves it to the build), boot and tests skip" \
-		"ok ok ok ok ok ok ok ok FAIL skip skip" \
+	t_eq "build-warning: step 1 builds FAIL (W=1 leaves it to the build), abi, boot and tests skip" \
+		"ok ok ok ok ok ok ok ok FAIL skip skip skip" \
 		"$(f_row "$F_RUN" 1)"
 	f_report_names build-warning "$F_RUN" 1 1/1 build
 	t_eq "build-warning: the cell says new warning(s)" "FAIL 1 new warning(s)" \
@@ -521,7 +521,7 @@ case_checkpatch()
 	f_case 6 "a commit with a checkpatch ERROR"
 	f_run checkpatch-error "$FIX/checkpatch-error.yaml"
 	t_eq "checkpatch-error: exit 1" 1 "$F_RC"
-	t_eq "checkpatch-error: only step 1's checkpatch fails" "ok FAIL ok ok ok ok ok ok ok ok ok" \
+	t_eq "checkpatch-error: only step 1's checkpatch fails" "ok FAIL ok ok ok ok ok ok ok ok ok ok" \
 		"$(f_row "$F_RUN" 1)"
 	f_report_names checkpatch-error "$F_RUN" 1 1/1 checkpatch
 	t_grep "checkpatch-error: details quote the ERROR and its type" \
@@ -871,9 +871,9 @@ case_robots()
 	t_eq "robots: exit 1" 1 "$F_RC"
 	t_eq "robots: each commit fails its own check only" \
 		"1 - tags 2 - kdoc 3 - w1 4 - sparse" "$(f_failed_cells "$F_RUN")"
-	t_eq "robots: the preparation is not checked" "ok skip skip skip skip skip skip skip ok skip skip" \
+	t_eq "robots: the preparation is not checked" "ok skip skip skip skip skip skip skip ok skip skip skip" \
 		"$(f_row "$F_RUN" 0)"
-	t_eq "robots: 5/5, clean for all, passes" "ok ok ok ok ok ok ok ok ok skip skip" \
+	t_eq "robots: 5/5, clean for all, passes" "ok ok ok ok ok ok ok ok ok ok skip skip" \
 		"$(f_row "$F_RUN" 5)"
 	t_grep "robots: tags quotes the line and what is wrong with it" \
 		'^new trailer-format in robots-tags\.patch: Signed-off-by: Robot Fixture <robot-fixture@example\.org>$' \
@@ -946,6 +946,33 @@ case_robots()
 	t_grep "exports: built-in users need no export" \
 		'^sprint_symbol in lib/vsprintf\.c: not modular \(builtin: ' "$F_RUN/details/1-exports.txt"
 	f_left_behind exports "$F_PID"
+	t_eq "abi: the declared removal is the one made" \
+		"ok -1 export(s), as declared" "$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 1 abi)"
+
+	# The same commit, its removal not declared: the abi cell fails too.
+	# shellcheck disable=SC2034  # ABI_DECL is series_write's
+	(
+		# shellcheck source=tools/series.sh
+		source "$T_TOP/tools/series.sh"
+		load_series "$FIX/exports.yaml"
+		ABI_DECL=()
+		series_write
+	) > "$T_TMP/exports-undeclared.yaml"
+	f_run exports-undeclared "$T_TMP/exports-undeclared.yaml"
+	t_eq "abi: an undeclared removal: exit 1" 1 "$F_RC"
+	# (In the order they ended: sorted.)
+	t_eq "abi: the abi cell fails besides exports" "1 - exports 1 x86_64-gcc abi" \
+		"$(awk -F'\t' '$4 ~ /FAIL/ { print $1, $2, $3 }' "$F_RUN/cells.tsv" | sort | xargs)"
+	t_eq "abi: the summary names the symbol" \
+		"FAIL 1 export change(s) not as declared: sprint_symbol" \
+		"$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 1 abi)"
+	t_grep "abi: the details say what it was and where to declare it" \
+		'^removed sprint_symbol: EXPORT_SYMBOL_GPL@vmlinux -> - \(undeclared\)$' \
+		"$F_RUN/details/1-x86_64-gcc-abi.txt"
+	t_grep "abi: and name the series file to edit" \
+		"^next: declare the change under abi: of patch 1 in $(f_ere "$T_TMP/exports-undeclared.yaml")" \
+		"$F_RUN/details/1-x86_64-gcc-abi.txt"
+	f_left_behind exports-undeclared "$F_PID"
 	f_case_end
 }
 

@@ -87,7 +87,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 66
+t_plan 72
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -222,8 +222,12 @@ bad_table "a driver stage with inputs is refused" $'a\t-\tstep\tyes\tdriver\tx,y
 	"stage 'a': a driver stage declares no inputs"
 bad_table "a program stage without its program is refused" \
 	$'nosuchprog\t-\tstep\tno\tbeside-build\tx\tone' "stage 'nosuchprog': no program .*/nosuchprog"
-bad_table "a runs value of neither kind is refused" $'a\t-\tstep\tyes\tlater\t-\tone' \
-	"stage 'a': runs 'later' is neither driver nor beside-build"
+bad_table "a runs value of no kind is refused" $'a\t-\tstep\tyes\tlater\t-\tone' \
+	"stage 'a': runs 'later' is none of driver, beside-build, after-build"
+bad_table "a program beside the build of scope target is refused" \
+	$'p\t-\ttarget\tno\tbeside-build\tcalls\tone' "stage 'p': a program beside the build is of scope step"
+bad_table "a program after the build of scope step is refused" \
+	$'p\t-\tstep\tno\tafter-build\tcalls\tone' "stage 'p': a program after the build is of scope target"
 bad_table "an empty table is refused" '# nothing' "no stage"
 
 # --- skip_prep: what the table says does not run on the preparation ---
@@ -265,6 +269,7 @@ EOF
 }
 fake_prog p alpha
 fake_prog q beta
+fake_prog r where
 printf '#!/bin/bash\necho "no result here"\nexit 3\n' > "$STAGE_DIR/mute"
 printf '#!/bin/bash\n' > "$STAGE_DIR/lost"
 chmod +x "$STAGE_DIR/mute" "$STAGE_DIR/lost"
@@ -274,6 +279,7 @@ p	a	step	no	beside-build	calls,alpha	reads alpha
 q	a	step	no	beside-build	calls,beta	reads beta
 mute	a	step	no	beside-build	calls	leaves no result
 lost	a	step	no	beside-build	calls,nosuch	an input no one gives
+r	a	target	no	after-build	calls,where	per target
 EOF
 load_stages "$T_TMP/prog-stages.tsv"
 t_eq "load_stages: a program's inputs, in order" "calls alpha" "${STAGE_INPUTS[p]}"
@@ -283,6 +289,7 @@ t_eq "load_stages: a program's inputs, in order" "calls alpha" "${STAGE_INPUTS[p
 input_calls() { local -n v=$1 k=$2; v=$CALLS; k=; }
 input_alpha() { local -n v=$1 k=$2; v=$ALPHA; k=$ALPHA_KEY; }
 input_beta() { local -n v=$1 k=$2; v=beta-value; k=$BETA_KEY; }
+input_where() { local -n v=$1 k=$2; v="$5 at $3"; k=$5; }
 }
 export T_SECRET=driver-only
 ALPHA=alpha-value ALPHA_KEY=ka BETA_KEY=kb
@@ -292,8 +299,8 @@ run_progs()
 	new_run "$1"
 	mkdir -p "$RUNDIR/inputs"
 	: > "$CALLS"
-	cell_prog 1 p
-	cell_prog 1 q
+	cell_prog 1 - p
+	cell_prog 1 - q
 }
 run_progs r9
 t_eq "a program runs on a miss, once" "1 1" "$(calls p) $(calls q)"
@@ -320,26 +327,34 @@ echo '# a change to the program' >> "$STAGE_DIR/q"
 CELL_PROG_ID=()
 run_progs r14
 t_eq "q's own file changed: only q is redone" "0 1" "$(calls p) $(calls q)"
-cell_prog 1 mute
+cell_prog 1 - mute
 t_eq "a program that exits without a result: no verdict, not stored" \
 	"FAIL|${STAGE_DIR#"$T_TOP"/}/mute exited 3 without a result (see its log)|1" \
 	"$(rec_get "$(cell_rec 1 - mute)" status)|$(rec_get "$(cell_rec 1 - mute)" summary)|$(rec_get "$(cell_rec 1 - mute)" nocache)"
 t_grep "and what it printed is in its log" '^no result here$' "$(cell_log 1 - mute)"
+: > "$CALLS"
+cell_prog 1 tA r
+cell_prog 1 tB r
+t_eq "a target-scope program: a cell per target, the target given to its providers" \
+	"2|ok|where=tA at 1|where=tB at 1" \
+	"$(calls r)|$(rec_get "$(cell_rec 1 tA r)" status)|$(rec_get "$(cell_rec 1 tA r)" summary | cut -d' ' -f1-3)|$(rec_get "$(cell_rec 1 tB r)" summary | cut -d' ' -f1-3)"
+t_eq "its inputs file is named by its cell" "where	tB at 1" \
+	"$(grep '^where' "$RUNDIR/inputs/1-tB-r.tsv")"
 # shellcheck disable=SC2317,SC2034
 input_beta() { local -n v=$1 k=$2; v=$'two\tfields'; k=x; }
 : > "$CALLS"
-cell_prog 1 q
+cell_prog 1 - q
 t_eq "an input value with a tab: no verdict, the program not run" \
 	"0|FAIL|the driver could not give its input 'beta' (input_beta)|1" \
 	"$(calls q)|$(rec_get "$(cell_rec 1 - q)" status)|$(rec_get "$(cell_rec 1 - q)" summary)|$(rec_get "$(cell_rec 1 - q)" nocache)"
 # shellcheck disable=SC2317
 input_beta() { return 1; }
-cell_prog 1 q
+cell_prog 1 - q
 t_eq "a provider that fails: no verdict" "FAIL|1" \
 	"$(rec_get "$(cell_rec 1 - q)" status)|$(rec_get "$(cell_rec 1 - q)" nocache)"
 # shellcheck disable=SC2317
 cell_prog_sub() { (cell_prog "$@"); }
-t_rc "an input the driver has no provider for stops the run (exit 2)" 2 cell_prog_sub 1 lost
+t_rc "an input the driver has no provider for stops the run (exit 2)" 2 cell_prog_sub 1 - lost
 t_grep "and names the stage, the input and the function to define" \
 	"stage lost: the driver has no input 'nosuch' .*define input_nosuch" "$T_OUT"
 

@@ -82,18 +82,18 @@ t_grep "acked cell passes with its summary" \
 t_grep "acked cell quotes its details" \
 	'^    # accepted WARNING COMMIT_LOG_LONG_LINE: ' "$ktap"
 t_grep "cached-FAIL cell is not ok" \
-	'^        not ok 2 boot # 4\.0s cached: from run 20250601-090000-977: panic' "$ktap"
+	'^        not ok 3 boot # 4\.0s cached: from run 20250601-090000-977: panic' "$ktap"
 t_grep "cached-skip cell is a skip" \
-	'^        ok 3 tests # SKIP cached: from run 20250601-090000-977: no results' "$ktap"
+	'^        ok 4 tests # SKIP cached: from run 20250601-090000-977: no results' "$ktap"
 t_grep "missing cell is a skip, not run" '^        ok 1 build # SKIP not run$' "$ktap"
 t_grep "a target's cells are a subtest of the step" '^        # Subtest: x86_64-gcc$' "$ktap"
 t_grep "a target with a failed cell is not ok" '^    not ok 9 x86_64-gcc$' "$ktap"
 t_grep "a target with skipped cells only is a skip" '^    ok 9 x86_64-gcc # SKIP not run$' "$ktap"
 t_nogrep "details of an ok cell are not quoted" 'must not be quoted' "$ktap"
-t_grep "totals count the 44 stage results" \
-	'^# Totals: pass:23 fail:3 xfail:0 xpass:0 skip:18 error:0$' "$ktap"
+t_grep "totals count the 48 stage results" \
+	'^# Totals: pass:25 fail:3 xfail:0 xpass:0 skip:20 error:0$' "$ktap"
 t_nogrep "CR of a CRLF details file is dropped" $'\r' "$ktap"
-t_grep "matrix marks cached cells" '^1/3 .* ok\* 298\.0s +FAIL\* 4\.0s +skip\*$' \
+t_grep "matrix marks cached cells" '^1/3 .* ok\* 298\.0s +ok\* 0\.0s +FAIL\* 4\.0s +skip\*$' \
 	"$matrix"
 t_grep "matrix has the cached footnote" '^\* cached' "$matrix"
 t_grep "matrix truncates long subjects" 'Drop HW_BREAKP\.\.\.  ' "$matrix"
@@ -159,7 +159,7 @@ t_grep "the error says it is not a number of milliseconds" \
 run=$(fresh mixed elapsed-max)
 printf '2\tx86_64-gcc\tboot\tok\t999999999949\t-\t-\t-\n' >> "$run/cells.tsv"
 t_rc "the largest elapsed_ms is taken" 1 "$REPORT" "$run"
-t_grep "and rounded to tenths of seconds" '^        ok 2 boot # 999999999\.9s$' \
+t_grep "and rounded to tenths of seconds" '^        ok 3 boot # 999999999\.9s$' \
 	"$run/report.ktap"
 
 # --- text is cut between UTF-8 characters ---
@@ -221,9 +221,9 @@ run=$(fresh pass stages-more)
 printf 'smatch\tbuild\ttarget\tsmatch on the touched files\n' >> "$run/stages.tsv"
 t_rc "a stage more in the table: still a report" 0 "$REPORT" "$run"
 t_grep "and a column more in the matrix" \
-	'^step +commit +subject +apply +checkpatch +tags +kdoc +cc +w1 +sparse +exports +target +build +boot +tests +smatch$' \
+	'^step +commit +subject +apply +checkpatch +tags +kdoc +cc +w1 +sparse +exports +target +build +abi +boot +tests +smatch$' \
 	"$run/matrix.txt"
-t_grep "and a result more in each target" '^        ok 4 smatch # SKIP not run$' \
+t_grep "and a result more in each target" '^        ok 5 smatch # SKIP not run$' \
 	"$run/report.ktap"
 
 # --- two targets: arm64-gcc's build fails at 2/3, x86_64-gcc passes ---
@@ -234,7 +234,7 @@ matrix=$run/matrix.txt
 t_eq "two targets: a step plans its step-scope stages and its targets" "1..10 1..10 1..10 1..10" \
 	"$(grep '^    1\.\.' "$ktap" | xargs)"
 t_eq "two targets: a target subtest plans its target-scope stages" 8 \
-	"$(grep -c '^        1\.\.3$' "$ktap")"
+	"$(grep -c '^        1\.\.4$' "$ktap")"
 t_eq "two targets: the targets, in targets.tsv order, after the step's stages" \
 	"x86_64-gcc arm64-gcc" \
 	"$(awk '/^    # Subtest: 2\/3 /, /^not ok 3 / { if (sub(/^        # Subtest: /, "")) print }' \
@@ -250,13 +250,13 @@ t_grep "two targets: a step with a skipped target passes" '^ok 4 3/3 7c6b5a4d3e2
 t_nogrep "two targets: of a cell given twice the last line wins" 'must be replaced' "$ktap"
 t_nogrep "two targets: details of another target or scope are not quoted" \
 	'must not be quoted' "$ktap"
-t_grep "two targets: totals count the 56 stage results" \
-	'^# Totals: pass:43 fail:1 xfail:0 xpass:0 skip:12 error:0$' "$ktap"
+t_grep "two targets: totals count the 64 stage results" \
+	'^# Totals: pass:47 fail:1 xfail:0 xpass:0 skip:16 error:0$' "$ktap"
 t_grep "two targets: a matrix row per step and target" \
-	'^0 +a1b2c3d4e5f6 +bisect-check: restore pre-series state +ok 0\.3s( +skip){7} +x86_64-gcc +ok 312\.4s +ok 4\.1s +ok 0\.0s$' \
+	'^0 +a1b2c3d4e5f6 +bisect-check: restore pre-series state +ok 0\.3s( +skip){7} +x86_64-gcc +ok 312\.4s +skip +ok 4\.1s +ok 0\.0s$' \
 	"$matrix"
 t_grep "two targets: a step's later rows leave its columns blank" \
-	'^ {137}arm64-gcc   FAIL 38\.1s  skip      skip$' "$matrix"
+	'^ {137}arm64-gcc   FAIL 38\.1s  skip      skip      skip$' "$matrix"
 t_eq "two targets: the target column is aligned on every row" 1 \
 	"$(awk '/^\* cached/ { exit } { print match($0, /(target|x86_64-gcc|arm64-gcc) /) }' \
 		"$matrix" | sort -u | wc -l)"
@@ -397,10 +397,10 @@ sed '/^crashes:$/q' "$matrix" > "$T_TMP/before"
 t_grep "crashes: the block comes after the last failure block" \
 	'^step 3/3 x86_64-clang tests: FAIL\* ' "$T_TMP/before"
 t_eq "crashes: each crash line right above its boot result" 7 \
-	"$(grep -A1 '^        # crash: ' "$ktap" | grep -c '^        not ok 2 boot # ')"
+	"$(grep -A1 '^        # crash: ' "$ktap" | grep -c '^        not ok 3 boot # ')"
 t_eq "crashes: a cached boot cell's titles are reported" \
 	"        # crash: kernel BUG in __symbol_put" \
-	"$(grep -B1 '^        not ok 2 boot # 4\.4s cached: .*: oops, booted ' "$ktap" | head -n 1)"
+	"$(grep -B1 '^        not ok 3 boot # 4\.4s cached: .*: oops, booted ' "$ktap" | head -n 1)"
 t_eq "crashes: the crash line follows the cell's details" \
 	"        # crash: kernel BUG in __symbol_put" \
 	"$(grep -A1 '^        # console: .*/boot/2-x86_64-gcc/console\.log$' "$ktap" | tail -n 1)"

@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 276
+t_plan 285
 
 # ---- valid series ----
 
@@ -189,6 +189,25 @@ has_error findings-accept-misplaced 22 38 "patches[0].checkpatch-accept[0].findi
 allowed='name, version, cover-letter, config, base, boot, targets, tests, guest, patches'
 has_error findings-accept-misplaced 24 1 findings-accept \
 	"unknown key 'findings-accept' \(allowed: $allowed\)$"
+
+# ---- abi: the exports a patch means to change ----
+
+run_in "$FIX" abi.yaml
+t_eq "abi: exit 0, nothing on stderr" "0 " "$RC $(< "$ERR")"
+t_eq "abi: after the patch's finding-accept lines, by kind (removes, adds, changes), in order" \
+	"$(record abi 1 removes kallsyms_lookup_name
+	record abi 1 removes kallsyms_on_each_symbol
+	record abi 1 adds new_helper
+	record abi 1 changes jiffies)" "$(grep '^abi	' "$OUT")"
+t_eq "abi: the records sit between patch 1 and patch 2" "patch 1|abi 1|abi 1|abi 1|abi 1|patch 2" \
+	"$(awk -F'\t' '$1 == "patch" || $1 == "abi" { print $1, $2 }' "$OUT" | paste -sd '|')"
+fails abi-bad 5
+has_error abi-bad 17 7 "patches[0].abi.renames" \
+	"unknown key 'renames' \(allowed: removes, adds, changes\)$"
+has_error abi-bad 18 28 "patches[0].abi.removes[1]" "'not a symbol' must match \[A-Za-z0-9_.\]\+$"
+has_error abi-bad 19 14 "patches[0].abi.adds[0]" "symbol 'twice' already declared \(removes\)$"
+has_error abi-bad 20 16 "patches[0].abi.changes" "expected a sequence, got a scalar$"
+has_error abi-bad 23 10 "patches[1].abi" "expected a mapping, got a sequence$"
 
 # ---- guest program ----
 
@@ -440,7 +459,7 @@ chmod 644 "$copy/patches/0001-dummy-1.patch"
 # ---- one fixture per error class ----
 
 fails unknown-key 1
-allowed='file, checkpatch-accept, findings-accept, expect'
+allowed='file, checkpatch-accept, findings-accept, abi, expect'
 has_error unknown-key 17 5 "patches[0].checkpatch-acept" \
 	"unknown key 'checkpatch-acept' \(allowed: $allowed\)$"
 

@@ -53,6 +53,8 @@
 #define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
 #define TEST_ID_SET	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+/* A kernel symbol: a C identifier (and the '.' of some compilers'). */
+#define SYMBOL_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."
 #define TARGET_SET	"abcdefghijklmnopqrstuvwxyz0123456789_-"
 #define TARGET_RE	"[a-z0-9][a-z0-9_-]*"
 #define TARGET_MAX_LEN	32	/* of a target name */
@@ -109,6 +111,12 @@ struct finding_accept {
 	const char *reason;
 };
 
+/* An export a patch means to change (its abi: key). */
+struct abi_decl {
+	const char *kind;	/* one of abi_kinds[] */
+	const char *sym;
+};
+
 /* A declared test that a target does not run, and why. */
 struct skip {
 	const char *test;
@@ -133,6 +141,8 @@ struct patch {
 	size_t nacc;
 	struct finding_accept *facc;
 	size_t nfacc;
+	struct abi_decl *abi;	/* the exports it means to change */
+	size_t nabi;
 	char *expect;		/* per declared test: 'y', 'n' or 0 */
 };
 
@@ -211,8 +221,11 @@ static const char * const boot_keys[] = { "timeout", NULL };
 static const char * const test_keys[] = { "id", "claim", NULL };
 
 static const char * const patch_keys[] = {
-	"file", "checkpatch-accept", "findings-accept", "expect", NULL
+	"file", "checkpatch-accept", "findings-accept", "abi", "expect", NULL
 };
+
+/* The changes to the exported symbols a patch may declare (abi:). */
+static const char * const abi_kinds[] = { "removes", "adds", "changes", NULL };
 
 static const char * const accept_keys[] = { "type", "reason", NULL };
 
@@ -1726,6 +1739,51 @@ static void check_finding_accepts(struct patch *p, const struct node *seq,
 	}
 }
 
+/*
+ * A patch's abi: a mapping of removes, adds and changes, each a sequence
+ * of symbols; a symbol named twice in one patch is an error.
+ */
+static void check_abi(struct patch *p, const struct node *map, const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *seq;
+	size_t k, i, j, cap = 0;
+
+	if (!want(map, N_MAP, key))
+		return;
+	check_keys(map, key, abi_kinds);
+	for (k = 0; abi_kinds[k]; k++) {
+		seq = lookup(map, abi_kinds[k]);
+		if (!seq)
+			continue;
+		key_join(sub, key, abi_kinds[k], strlen(abi_kinds[k]));
+		if (!want(seq, N_SEQ, sub))
+			continue;
+		for (i = 0; i < seq->nkid; i++) {
+			const char *sym;
+
+			key_index(item, sub, i);
+			sym = get_text(seq->kid[i], item, SYMBOL_SET,
+				       "[A-Za-z0-9_.]+");
+			if (!sym)
+				continue;
+			for (j = 0; j < p->nabi; j++)
+				if (!strcmp(p->abi[j].sym, sym))
+					break;
+			if (j < p->nabi) {
+				report(seq->kid[i], item,
+				       "symbol '%s' already declared (%s)",
+				       shown(seq->kid[i]), p->abi[j].kind);
+				continue;
+			}
+			p->abi = xgrow(p->abi, p->nabi, &cap, sizeof(*p->abi));
+			p->abi[p->nabi].kind = abi_kinds[k];
+			p->abi[p->nabi].sym = sym;
+			p->nabi++;
+		}
+	}
+}
+
 static void check_patches(struct series *s, const struct node *seq)
 {
 	char sub[KEY_LEN], item[KEY_LEN];
@@ -1763,6 +1821,11 @@ static void check_patches(struct series *s, const struct node *seq)
 		if (v) {
 			key_join(sub, item, "findings-accept", 15);
 			check_finding_accepts(p, v, sub);
+		}
+		v = lookup(n, "abi");
+		if (v) {
+			key_join(sub, item, "abi", 3);
+			check_abi(p, v, sub);
 		}
 		v = need(n, item, "expect", sub);
 		if (v)
@@ -2491,6 +2554,9 @@ static void print_series(FILE *f, const struct series *s)
 				i + 1, p->facc[j].check, p->facc[j].kind,
 				p->facc[j].file, p->facc[j].match,
 				p->facc[j].reason);
+		for (j = 0; j < p->nabi; j++)
+			fprintf(f, "abi\t%zu\t%s\t%s\n", i + 1, p->abi[j].kind,
+				p->abi[j].sym);
 	}
 	print_expect(f, s, 0, s->base_expect);
 	for (i = 0; i < s->npatches; i++)
@@ -2514,6 +2580,7 @@ static void free_series(struct series *s)
 		free(s->patches[i].file);
 		free(s->patches[i].acc);
 		free(s->patches[i].facc);
+		free(s->patches[i].abi);
 		free(s->patches[i].expect);
 	}
 	free(s->patches);
@@ -2584,6 +2651,8 @@ static void usage(FILE *f, bool full)
 		"                                   (after patch N's accept lines; CHECK\n"
 		"                                   w1|sparse|kdoc|tags, KIND and FILE\n"
 		"                                   * for any)\n"
+		"  abi      N  KIND  SYMBOL         (after patch N's finding-accept lines;\n"
+		"                                   KIND removes|adds|changes)\n"
 		"  expect   STEP  ID  yes|no        (step 0 = base, then each patch)\n"
 		"\n"
 		"Relative paths are resolved against the directory of FILE.\n"

@@ -355,7 +355,7 @@ build_valid()
 	rec_read "$1"
 	[[ "$REC_STATUS" == ok ]] || return 0
 	art=${REC_OUT[art]:-}
-	[[ -f "$art/${IMAGE##*/}" && -f "$art/identity.tsv" ]]
+	[[ -f "$art/${IMAGE##*/}" && -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]
 }
 
 # stage_build(): build the worktree's HEAD for the current target into
@@ -439,6 +439,8 @@ stage_build()
 	cp "$OUT/$IMAGE" "$art/${IMAGE##*/}"
 	# For naming the place of a hang (boot.sh, boot_hang).
 	cp "$OUT/System.map" "$art/System.map"
+	# The exports, for the abi stage (tools/stages/abi).
+	cp "$OUT/Module.symvers" "$art/Module.symvers"
 	echo "$kver" > "$art/kernel.release"
 
 	# The guest's test modules (series.yaml guest.modules), built
