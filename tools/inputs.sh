@@ -158,7 +158,8 @@ input_build_art()
 	[[ -n "$__iv" ]]
 }
 # The same target's build of the step before: from this run, or (a run
-# of some steps only) where the cache keeps it, when it is there.
+# of some steps only) where the cache keeps it; "-" when it is in neither
+# (the program then says so, and skips).
 input_prev_build_art()
 {
 	local -n __iv=$1 __ik=$2
@@ -169,7 +170,7 @@ input_prev_build_art()
 		target_select "$5"
 		build_key __ik "$__ip"
 		__iv=$WORKDIR/artifacts/$__ik
-		[[ -f "$__iv/identity.tsv" ]] || return 1
+		[[ -f "$__iv/Module.symvers" ]] || __iv=-
 	fi
 	__ik=${__iv##*/}
 }

@@ -15,7 +15,7 @@ ABI=$T_BIN/abi
 FIX=$T_TOP/test/fixtures/abi
 TAB=$'\t'
 
-t_plan 26
+t_plan 30
 
 # --- the series' 3/3: the two declared removals ---
 t_rc "3/3 as declared: exit 0" 0 "$ABI" "$FIX/before.symvers" "$FIX/unexport.symvers" \
@@ -82,5 +82,32 @@ t_rc "a declaration of no known kind: exit 2" 2 "$ABI" "$FIX/before.symvers" \
 head -c 4096 /dev/urandom > "$T_TMP/noise"
 t_rc "random bytes: exit 2 (no crash, no sanitizer report)" 2 "$ABI" "$T_TMP/noise" \
 	"$FIX/before.symvers"
+
+# --- the stage program (tools/stages/abi) on the same files ---
+# stage(): run the abi stage on builds' dirs $1 (before) and $2, with
+# declarations $3, in a clean environment as the cell runner does.
+stage()
+{
+	local d=$T_TMP/stage
+	rm -rf "$d" && mkdir -p "$d"
+	printf 'build-art\t%s\nprev-build-art\t%s\nabi-declared\t%s\nidx\t3\nseries\t%s\nabi-tool\t%s\n' \
+		"$2" "$1" "$3" /x/series.yaml "$ABI" > "$d/inputs"
+	env -i PATH="$PATH" "$T_TOP/tools/stages/abi" "$d/inputs" "$d/rec" "$d/log" "$d/detail" \
+		> /dev/null 2>&1
+	printf '%s|%s\n' "$(sed -n 's/^status\t//p' "$d/rec")" "$(sed -n 's/^summary\t//p' "$d/rec")"
+}
+mkdir -p "$T_TMP/b0" "$T_TMP/b3" "$T_TMP/badd"
+cp "$FIX/before.symvers" "$T_TMP/b0/Module.symvers"
+cp "$FIX/unexport.symvers" "$T_TMP/b3/Module.symvers"
+cp "$FIX/adds.symvers" "$T_TMP/badd/Module.symvers"
+t_eq "stage: 3/3 as declared" "ok|-2 export(s), as declared" \
+	"$(stage "$T_TMP/b0" "$T_TMP/b3" "$FIX/unexport.decl")"
+t_eq "stage: an undeclared export names it" "FAIL|1 export change(s) not as declared: new_helper" \
+	"$(stage "$T_TMP/b0" "$T_TMP/badd" /dev/null)"
+t_grep "stage: the details name the series file to edit" \
+	'^next: declare the change under abi: of patch 3 in /x/series\.yaml' "$T_TMP/stage/detail"
+t_eq "stage: no build of the step before: a skip, not a verdict" \
+	"skip|no build of the step before on this target to compare with (STEPS= left it out)" \
+	"$(stage - "$T_TMP/b3" /dev/null)"
 
 t_done
