@@ -15,8 +15,7 @@
 # and the program's own files make the cell's key, and cell_exec runs
 # it in its own process with a clean environment: it sees no variable
 # of the driver's. The stages the driver still schedules itself (apply,
-# checkpatch, w1, sparse, exports, build, boot, tests: "-" as their
-# inputs) are functions called as `STAGE REC LOG DETAIL ARGS...`, with
+# w1, sparse, exports, build, boot, tests: "-" as their inputs) are functions called as `STAGE REC LOG DETAIL ARGS...`, with
 # the same record.
 #
 # The record, RUNDIR/results/<cell id>.tsv, is the one truth about a
@@ -435,19 +434,20 @@ cell_exec()
 	return 0
 }
 
-# cell_prog(): the cell of program stage $3 at step $1 on target $2 ("-"
-# for a stage of scope step), from the cache or by running the program
-# (cell_exec). Each input the table declares for it comes from the
-# driver's provider for that name (tools/inputs.sh), called as
+# cell_prog_inputs(): the inputs of program stage $3 at step $1 on target
+# $2 ("-" for a stage of scope step), and so its cell's key, in CELL_KEY.
+# Each input the table declares for it comes from the driver's provider
+# for that name (tools/inputs.sh), called as
 # `input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET` ("-" in a name is "_"
 # in the function's): the value goes into the cell's inputs file,
 # RUNDIR/inputs/<cell id>.tsv, as "name<TAB>value"; the key part is what
 # of it decides the result (a commit's patch, not its id; a file's text,
 # not its path). The cell's key is the stage, its inputs' key parts and
 # the program's own files (it may source tools/lib.sh, stage-lib.sh and
-# findings.sh, no more: tools/lint.sh checks that).
+# findings.sh, no more: tools/lint.sh checks that). A provider that
+# fails ends the cell as "no verdict" here, and this fails.
 declare -A CELL_PROG_ID=()
-cell_prog()
+cell_prog_inputs()
 {
 	local idx=$1; shift
 	local tgt=$1; shift
@@ -475,11 +475,35 @@ cell_prog()
 				"the driver could not give its input '$name' ($fn)"
 			result_nocache "$(cell_rec "$idx" "$tgt" "$stage")"
 			cell_end "$idx" "$tgt" "$stage" - "$CELL_T0"
-			return 0
+			return 1
 		fi
 		printf '%s\t%s\n' "$name" "$val" >> "$file"
 		keys+=("$name=$key")
 	done
-	hash_to key "$stage" "${keys[@]}" "$pid"
-	cell_run "$idx" "$tgt" "$stage" "$key" - cell_exec "$file" "$stage"
+	hash_to CELL_KEY "$stage" "${keys[@]}" "$pid"
+}
+
+# cell_prog_run(): the cell of program stage $3 at step $1 on target $2,
+# whose inputs file cell_prog_inputs wrote under key $4: from the cache,
+# or by running the program (cell_exec).
+cell_prog_run()
+{
+	local idx=$1; shift
+	local tgt=$1; shift
+	local stage=$1; shift
+	local key=$1; shift
+	local id
+
+	cell_id_to id "$idx" "$tgt" "$stage"
+	cell_run "$idx" "$tgt" "$stage" "$key" - cell_exec "$RUNDIR/inputs/$id.tsv" "$stage"
+}
+
+# cell_prog(): the cell of program stage $3 at step $1 on target $2 ("-"
+# for a stage of scope step): its inputs, then its result, from the
+# cache or by running the program.
+cell_prog()
+{
+	cell_prog_inputs "$1" "$2" "$3" || return 0
+	# shellcheck disable=SC2153  # set by cell_prog_inputs
+	cell_prog_run "$1" "$2" "$3" "$CELL_KEY"
 }
