@@ -11,8 +11,9 @@
 # them, and test/host/t-inputs.sh checks each on a real git repo.
 #
 # Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET (TARGET "-" for
-# a stage of scope step). Reads the driver's run state: KREPO, RUNDIR,
-# SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL;
+# a stage of scope step). Reads the driver's run state: KREPO, WT, RUNDIR,
+# SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL,
+# ACCEPT_TYPES, ACCEPT_REASON;
 # tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
 # works out once (GIT_VERSION, CHECKPATCH_ID, PERL_VERSION,
 # ROBOT_TOOLS_ID, B4CONFIG, B4CONFIG_TEXT). Sourced by tools/bisect-check;
@@ -138,6 +139,30 @@ input_accept()
 	local -n __iv=$1 __ik=$2
 	__iv=$RUNDIR/accept/$3-$4.tsv
 	findings_accepts "$3" "$4" > "$__iv" || return 1
+	text_of __ik "$__iv"
+}
+# The worktree, at the step's commit: the driver checks it out before
+# it starts a program that declares this input (programs_beside), and
+# the program checks that it is. Keyed by the commit's tree, all a tool
+# run in it may read.
+input_worktree()
+{
+	local -n __iv=$1 __ik=$2
+	__iv=$WT
+	__ik=${STEP_TREE[$3]:-}
+	[[ -n "$__ik" ]]
+}
+# The checkpatch.pl warning types the step accepts (series.yaml
+# checkpatch-accept), as a file of TYPE=REASON lines.
+input_checkpatch_accept()
+{
+	local -n __iv=$1 __ik=$2
+	local __it
+	__iv=$RUNDIR/accept/$3-checkpatch-types.txt
+	: > "$__iv" || return 1
+	for __it in ${ACCEPT_TYPES[$3]:-}; do
+		printf '%s=%s\n' "$__it" "${ACCEPT_REASON["$3:$__it"]}" >> "$__iv" || return 1
+	done
 	text_of __ik "$__iv"
 }
 # The series file: the details name it as the file to edit.

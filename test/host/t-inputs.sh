@@ -75,7 +75,7 @@ val()
 	echo "$v"
 }
 
-t_plan 21
+t_plan 26
 
 # --- a commit: by its patch ---
 t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
@@ -121,6 +121,25 @@ t_eq "accept: the key is that text, so another acceptance is another key" yes \
 		"$(key accept 1 tags)" != "$(key accept 1 kdoc)" ]] && echo yes || echo no)"
 t_eq "accept: no accepted finding, an empty file and key" "0|" \
 	"$(val accept 2 kdoc > /dev/null; wc -c < "$RUNDIR/accept/2-kdoc.tsv")|$(key accept 2 kdoc)"
+
+# --- the worktree: the value is where it is, the key the step's tree ---
+WT=$T_TMP/wt
+t_eq "worktree: the value is the driver's worktree, the key the step's tree" \
+	"$WT|${STEP_TREE[1]}" "$(val worktree 1)|$(key worktree 1)"
+t_eq "worktree: the same tree under another message, the same key" \
+	"$(key worktree 2)" "$(key worktree 3)"
+t_eq "worktree: a step whose tree is not known gives no value" "(failed)" \
+	"$(STEP_TREE=() key worktree 1)"
+
+# --- the checkpatch.pl types a step accepts, as TYPE=REASON lines ---
+declare -a ACCEPT_TYPES=([1]='LONG_LINE UNKNOWN_COMMIT_ID ')
+declare -A ACCEPT_REASON=([1:LONG_LINE]='a quoted log line' [1:UNKNOWN_COMMIT_ID]='not in the tree')
+t_eq "checkpatch-accept: the step's types with their reasons, written to its file" \
+	$'LONG_LINE=a quoted log line\nUNKNOWN_COMMIT_ID=not in the tree' \
+	"$(val checkpatch_accept 1 > /dev/null; cat "$RUNDIR/accept/1-checkpatch-types.txt")"
+t_eq "checkpatch-accept: another reason, another key; none accepted, an empty key" yes \
+	"$([[ "$(key checkpatch_accept 1)" != "$(ACCEPT_REASON[1:LONG_LINE]=other; \
+		key checkpatch_accept 1)" && -z "$(key checkpatch_accept 2)" ]] && echo yes || echo no)"
 
 # --- the settings and ids of the run ---
 t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
