@@ -24,7 +24,7 @@ PROG=${PROG:-$(basename "$0")}
 
 # ---------------------------------------------------------------------------
 # Defaults: the tunables every tool shares, set here once (README,
-# Variables). The Makefile asks this file too (lib.sh --default NAME).
+# Settings). The Makefile asks this file too (lib.sh --default NAME).
 
 : "${WORKDIR:=${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}"
 : "${JOBS:=$(nproc)}"
