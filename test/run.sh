@@ -19,6 +19,55 @@ FAIL=0
 SKIP=0
 FILES_FAILED=()
 
+# times_load(): the seconds each test file took the last time it ran
+# (LOGDIR/times.tsv: name, seconds), into TIMES.
+declare -A TIMES=()
+times_load()
+{
+	local name secs
+
+	[[ -r "$LOGDIR/times.tsv" ]] || return 0
+	while IFS=$'\t' read -r name secs; do
+		[[ "$secs" =~ ^[0-9]+$ ]] && TIMES[$name]=$secs
+	done < "$LOGDIR/times.tsv"
+}
+
+# times_save(): file $1 took $2 seconds: kept for the next run's estimate.
+times_save()
+{
+	local name=$1; shift
+	local secs=$1; shift
+	local tmp=$LOGDIR/times.tsv.$$
+
+	TIMES[$name]=$secs
+	for name in "${!TIMES[@]}"; do
+		printf '%s\t%s\n' "$name" "${TIMES[$name]}"
+	done | sort > "$tmp" && mv "$tmp" "$LOGDIR/times.tsv"
+}
+
+# estimate(): say what test files $@ will take, from their last times.
+estimate()
+{
+	local f name secs=0 known=0 unknown=0
+
+	for f in "$@"; do
+		name=$(basename "$f" .sh)
+		if [[ -n "${TIMES[$name]:-}" ]]; then
+			secs=$((secs + TIMES[$name]))
+			known=$((known + 1))
+		else
+			unknown=$((unknown + 1))
+		fi
+	done
+	if ((known == 0)); then
+		echo "$PROG: ${#@} test files; no earlier run's times to go by (kept in $LOGDIR/times.tsv)" >&2
+		return 0
+	fi
+	printf '%s: %d test files: about %d min %02d s by the last run'"'"'s times%s\n' \
+		"$PROG" "$#" $((secs / 60)) $((secs % 60)) \
+		"$( ((unknown)) && echo ", and $unknown never timed")" >&2
+}
+
 # run_file(): run one test file, keep its log, count its results.
 run_file()
 {
@@ -35,6 +84,7 @@ run_file()
 		bash "$f" > "$log" 2>&1
 	fi
 	rc=$?
+	times_save "$name" $((($(now_ms) - t + 500) / 1000))
 	p=$(grep -c '^ok [0-9]' "$log")
 	n=$(grep -c '^not ok [0-9]' "$log")
 	s=$(grep -c '^ok [0-9].*# SKIP' "$log")
@@ -57,7 +107,7 @@ run_file()
 
 main()
 {
-	local f files=()
+	local f files=() todo=()
 
 	mkdir -p "$LOGDIR" || die "cannot create $LOGDIR"
 	if [[ $WHAT == host || $WHAT == all ]]; then
@@ -73,6 +123,11 @@ main()
 	for f in "${files[@]}"; do
 		[[ -f "$f" ]] || continue
 		[[ -n "$FILTER" && "$f" != *"$FILTER"* ]] && continue
+		todo+=("$f")
+	done
+	times_load
+	estimate "${todo[@]}"
+	for f in "${todo[@]}"; do
 		run_file "$f"
 	done
 	echo "# logs: $LOGDIR"
