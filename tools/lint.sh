@@ -112,4 +112,11 @@ main()
 	((bad == 0))
 }
 
+# --checkpatch: only fetch checkpatch.pl, and say where it is (tests that
+# run it on fixtures).
+if [[ "${1:-}" == --checkpatch ]]; then
+	fetch_checkpatch
+	echo "$CPDIR/scripts"
+	exit 0
+fi
 main "$@"; exit $?

@@ -20,18 +20,8 @@ source "$T_TOP/tools/stage-lib.sh"
 
 t_plan 8
 
-# checkpatch.pl and its word lists: where make lint keeps them, else
-# from Debian's tarball.
-CP=$WORKDIR/lint/scripts
-if [[ ! -f "$CP/checkpatch.pl" ]]; then
-	tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-6.1.tar.xz' | head -n 1)
-	[[ -n "$tarball" ]] || die "no checkpatch.pl: install linux-source-6.1 (make deps)"
-	mkdir -p "$T_TMP/cp"
-	tar -C "$T_TMP/cp" --strip-components=1 -xf "$tarball" --wildcards \
-		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
-		'*/scripts/const_structs.checkpatch' || die "cannot unpack checkpatch.pl"
-	CP=$T_TMP/cp/scripts
-fi
+# checkpatch.pl and its word lists, where make lint keeps them.
+CP=$(bash "$T_TOP/tools/lint.sh" --checkpatch) || die "cannot fetch checkpatch.pl (tools/lint.sh)"
 
 # A tree checkpatch.pl takes for a kernel tree (top_of_kernel_tree),
 # made in W, and a worktree of its repo, as the driver has them.
