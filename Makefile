@@ -58,7 +58,7 @@ help: ## list the targets and variables
 	@echo '  SERIES=file    series to run (default: series.yaml)'
 	@echo '  WORKDIR=dir    kernel repo, build dirs, caches, runs (default: $(WORKDIR))'
 	@echo '  JOBS=n         parallel build jobs (default: nproc; with BUILD_HOSTS, their capacity)'
-	@echo '  BUILD_HOSTS="host[:port][/slots] ..." compile on these distcc hosts (README, Distributed builds)'
+	@echo '  BUILD_HOSTS="host[:port][/slots] ..." compile on these distcc hosts (docs/distributed.md)'
 	@echo '  V=1            show the tools'"'"' own output'
 	@echo '  KEEP=1         keep the throwaway worktree and say where'
 	@echo '  FORCE=1        ignore the result cache'
