@@ -75,11 +75,11 @@ tools: deps-tools $(HOST_PROGS) $(GUEST_PROGS) ## build the host tools and the g
 
 tools-san: deps-tools $(SAN_PROGS) ## the host tools with sanitizers, in tools/bin/san
 
-$(BIN)/series: tools/src/series.c tools/src/util.h
+$(BIN)/series: tools/src/series.c tools/src/util.h tools/src/guestop.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< -lyaml
 
-$(SAN_BIN)/series: tools/src/series.c tools/src/util.h
+$(SAN_BIN)/series: tools/src/series.c tools/src/util.h tools/src/guestop.h
 	$(Q)mkdir -p $(SAN_BIN)
 	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $< -lyaml
 
@@ -91,7 +91,7 @@ $(BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(BIN)/guest-runner-%: test/guest/runner.c tools/src/splat.h
+$(BIN)/guest-runner-%: test/guest/runner.c tools/src/splat.h tools/src/guestop.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(GUEST_CC) $(CFLAGS) -static -o $@ $<
 

@@ -52,6 +52,7 @@
 #define HAVE_DEBUG_EXIT_PORT	1
 #endif
 
+#include "../../tools/src/guestop.h"
 #include "../../tools/src/splat.h"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -98,14 +99,9 @@
 #define WHAT_LEN		512
 #define WHY_LEN			1024
 
-/* The test program: limits that keep every table bounded. */
+/* The test program: limits that keep every table bounded (more in guestop.h). */
 #define PROG_MAX_SIZE		(256 * 1024)
 #define PROG_LINE_LEN		1023	/* characters, without the newline */
-#define MAX_TESTS		64
-#define MAX_OPS			256
-#define TEST_ID_LEN		63
-#define EXEC_MAX_ARGS		32
-#define COUNT_MAX_DIGITS	9
 
 /* A program's output, a file read in a child, a KUnit suite's results. */
 #define OUT_BUF_LEN		(128 * 1024)
@@ -406,7 +402,7 @@ static const char * const kmsg_notable_words[] = {
 };
 
 /* Every match= of the program: what its checks look for is notable too. */
-static const char *match_words[MAX_OPS];
+static const char *match_words[GUEST_MAX_OPS];
 static unsigned int nmatch_words;
 
 static bool has_any(const char *s, const char * const *words, size_t n)
@@ -1080,81 +1076,23 @@ static void out_quote(const char *id, bool has_ktap)
 /* ---------------------------------------------------------------- */
 /* The test program                                                  */
 
-enum key {
-	KEY_FILE,
-	KEY_PARAMS,
-	KEY_MODULE,
-	KEY_PATH,
-	KEY_VALUE,
-	KEY_ARGS,
-	KEY_SUITE,
-	KEY_TESTS,
-	KEY_EXPECT,
-	KEY_MATCH,
-	KEY_COUNT,
-	KEY_LABEL,
-	NR_KEYS
-};
+/* The keys kind @k must have, or (@all) may have. */
+static unsigned int kind_keys(const struct guest_kind_def *k, bool all)
+{
+	unsigned int keys = GKEY_BIT(k->arg);
 
-static const char * const key_names[NR_KEYS] = {
-	[KEY_FILE] = "file",
-	[KEY_PARAMS] = "params",
-	[KEY_MODULE] = "module",
-	[KEY_PATH] = "path",
-	[KEY_VALUE] = "value",
-	[KEY_ARGS] = "args",
-	[KEY_SUITE] = "suite",
-	[KEY_TESTS] = "tests",
-	[KEY_EXPECT] = "expect",
-	[KEY_MATCH] = "match",
-	[KEY_COUNT] = "count",
-	[KEY_LABEL] = "label",
-};
-
-#define KB(k)		(1u << (k))
-/* Keys every operation may have. */
-#define COMMON_KEYS	(KB(KEY_TESTS) | KB(KEY_EXPECT) | KB(KEY_MATCH) | \
-			 KB(KEY_COUNT) | KB(KEY_LABEL))
-/* Keys whose value may be empty. */
-#define EMPTY_OK_KEYS	(KB(KEY_PARAMS) | KB(KEY_VALUE) | KB(KEY_ARGS))
-
-enum kind {
-	KIND_LOAD,
-	KIND_UNLOAD,
-	KIND_WRITE,
-	KIND_READ,
-	KIND_KUNIT,
-	KIND_EXEC,
-	NR_KINDS
-};
-
-static const struct kind_def {
-	const char *name;
-	unsigned int required, optional;
-} kinds[NR_KINDS] = {
-	[KIND_LOAD] = { "load", KB(KEY_FILE), KB(KEY_PARAMS) },
-	[KIND_UNLOAD] = { "unload", KB(KEY_MODULE), 0 },
-	[KIND_WRITE] = { "write", KB(KEY_PATH) | KB(KEY_VALUE), 0 },
-	[KIND_READ] = { "read", KB(KEY_PATH), 0 },
-	[KIND_KUNIT] = { "kunit", KB(KEY_SUITE), 0 },
-	[KIND_EXEC] = { "exec", KB(KEY_PATH), KB(KEY_ARGS) },
-};
-
-enum expect {
-	EXPECT_NONE,	/* a precondition */
-	EXPECT_OK,	/* the operation succeeds */
-	EXPECT_CLEAN,	/* ... and the kernel logs no splat meanwhile */
-	EXPECT_FAIL,	/* it fails (not killed, not timed out) */
-	EXPECT_ERRNO,	/* it fails with that errno */
-};
+	if (k->extra != GKEY_NONE && (all || k->need_extra))
+		keys |= GKEY_BIT(k->extra);
+	return all ? keys | GKEY_COMMON : keys;
+}
 
 struct op {
 	unsigned int line;
-	enum kind kind;
-	const char *val[NR_KEYS];	/* NULL: not given */
-	unsigned char test[MAX_TESTS];	/* indexes in tests[] */
+	enum guest_kind kind;
+	const char *val[GKEY_NR];	/* NULL: not given */
+	unsigned char test[GUEST_MAX_TESTS];	/* indexes in tests[] */
 	unsigned int ntests;
-	enum expect expect;
+	enum guest_expect expect;
 	int expect_err;
 	char count_cmp;			/* '=', '<', '>'; 0: no log check */
 	unsigned long count;
@@ -1169,9 +1107,9 @@ struct test {
 };
 
 static char prog_text[PROG_MAX_SIZE + 1];
-static struct test tests[MAX_TESTS];
+static struct test tests[GUEST_MAX_TESTS];
 static unsigned int ntests;
-static struct op ops[MAX_OPS];
+static struct op ops[GUEST_MAX_OPS];
 static unsigned int nops;
 
 /* Why the program is malformed, for "# runner: program line N: ..." */
@@ -1230,25 +1168,24 @@ static int test_by_name(const char *id, size_t len)
 /* Test ids: [a-z0-9-]+, and not a word the runner's own lines use. */
 static bool parse_test(unsigned int line, char *rest)
 {
-	static const char * const reserved[] = { "runner", "identity", "dmesg" };
 	size_t i, len = strlen(rest);
 
 	if (!len || strchr(rest, '\t'))
 		return prog_error(line, "a test record is \"test<TAB>ID\"");
-	if (len > TEST_ID_LEN)
+	if (len > GUEST_TEST_ID_LEN)
 		return prog_error(line, "test id longer than %d characters",
-				  TEST_ID_LEN);
-	if (strspn(rest, "abcdefghijklmnopqrstuvwxyz0123456789-") != len)
+				  GUEST_TEST_ID_LEN);
+	if (strspn(rest, GUEST_TEST_ID_SET) != len)
 		return prog_error(line, "bad test id \"%s\" (not [a-z0-9-]+)",
 				  rest);
-	for (i = 0; i < ARRAY_SIZE(reserved); i++)
-		if (!strcmp(rest, reserved[i]))
+	for (i = 0; guest_reserved_ids[i]; i++)
+		if (!strcmp(rest, guest_reserved_ids[i]))
 			return prog_error(line, "test id \"%s\" is reserved",
 					  rest);
 	if (test_by_name(rest, len) >= 0)
 		return prog_error(line, "test %s declared twice", rest);
-	if (ntests >= MAX_TESTS)
-		return prog_error(line, "more than %d tests", MAX_TESTS);
+	if (ntests >= GUEST_MAX_TESTS)
+		return prog_error(line, "more than %d tests", GUEST_MAX_TESTS);
 	tests[ntests].id = rest;
 	tests[ntests].last_op = -1;
 	ntests++;
@@ -1257,19 +1194,19 @@ static bool parse_test(unsigned int line, char *rest)
 
 static bool parse_expect(struct op *op, const char *v)
 {
-	if (!strcmp(v, "ok")) {
-		op->expect = EXPECT_OK;
-	} else if (!strcmp(v, "clean")) {
-		op->expect = EXPECT_CLEAN;
-	} else if (!strcmp(v, "fail")) {
-		op->expect = EXPECT_FAIL;
-	} else {
-		op->expect = EXPECT_ERRNO;
-		op->expect_err = errno_by_name(v);
-		if (!op->expect_err)
-			return prog_error(op->line, "bad expect=%.64s (ok, clean, fail or ENAME)",
-					  v);
+	unsigned int e;
+
+	for (e = GEXPECT_OK; e < GEXPECT_ERRNO; e++) {
+		if (!strcmp(v, guest_expects[e])) {
+			op->expect = e;
+			return true;
+		}
 	}
+	op->expect = GEXPECT_ERRNO;
+	op->expect_err = errno_by_name(v);
+	if (!op->expect_err)
+		return prog_error(op->line, "bad expect=%.64s (ok, clean, fail or ENAME)",
+				  v);
 	return true;
 }
 
@@ -1282,7 +1219,7 @@ static bool parse_count(struct op *op, const char *v)
 	if (*v == '<' || *v == '>')
 		op->count_cmp = *v++;
 	n = strlen(v);
-	if (!n || n > COUNT_MAX_DIGITS || strspn(v, "0123456789") != n)
+	if (!n || n > GUEST_COUNT_MAX_DIGITS || strspn(v, "0123456789") != n)
 		return prog_error(op->line, "bad count=%.64s (N, >N or <N)",
 				  v);
 	op->count = strtoul(v, NULL, 10);
@@ -1292,31 +1229,31 @@ static bool parse_count(struct op *op, const char *v)
 /* The values of an operation's keys, once all of them are known. */
 static bool check_op(struct op *op)
 {
-	const struct kind_def *k = &kinds[op->kind];
+	const struct guest_kind_def *k = &guest_kinds[op->kind];
+	unsigned int key, need = kind_keys(k, false);
 	const char *v;
-	unsigned int key;
 
-	for (key = 0; key < NR_KEYS; key++) {
+	for (key = 0; key < GKEY_NR; key++) {
 		v = op->val[key];
 		if (!v) {
-			if (k->required & KB(key))
+			if (need & GKEY_BIT(key))
 				return prog_error(op->line, "%s needs %s=",
-						  k->name, key_names[key]);
+						  k->name, guest_key_names[key]);
 			continue;
 		}
-		if (!*v && !(EMPTY_OK_KEYS & KB(key)))
+		if (!*v && !(GKEY_EMPTY_OK & GKEY_BIT(key)))
 			return prog_error(op->line, "empty %s=",
-					  key_names[key]);
+					  guest_key_names[key]);
 	}
-	v = op->val[KEY_FILE] ? op->val[KEY_FILE] :
-	    op->val[KEY_MODULE] ? op->val[KEY_MODULE] : op->val[KEY_SUITE];
+	v = op->val[GKEY_FILE] ? op->val[GKEY_FILE] :
+	    op->val[GKEY_MODULE] ? op->val[GKEY_MODULE] : op->val[GKEY_SUITE];
 	if (v && (strchr(v, '/') || !strcmp(v, ".") || !strcmp(v, "..")))
 		return prog_error(op->line, "%s: a name, not a path: \"%.64s\"",
 				  k->name, v);
-	v = op->val[KEY_PATH];
+	v = op->val[GKEY_PATH];
 	if (v && *v != '/')
 		return prog_error(op->line, "path=%.64s is not absolute", v);
-	v = op->val[KEY_ARGS];
+	v = op->val[GKEY_ARGS];
 	if (v) {
 		unsigned int n = 0;
 
@@ -1325,25 +1262,25 @@ static bool check_op(struct op *op)
 			if (*v)
 				n++;
 		}
-		if (n > EXEC_MAX_ARGS)
+		if (n > GUEST_EXEC_MAX_ARGS)
 			return prog_error(op->line, "more than %d args",
-					  EXEC_MAX_ARGS);
+					  GUEST_EXEC_MAX_ARGS);
 	}
 
-	if (op->val[KEY_EXPECT] && !parse_expect(op, op->val[KEY_EXPECT]))
+	if (op->val[GKEY_EXPECT] && !parse_expect(op, op->val[GKEY_EXPECT]))
 		return false;
-	if (!op->val[KEY_MATCH] != !op->val[KEY_COUNT])
+	if (!op->val[GKEY_MATCH] != !op->val[GKEY_COUNT])
 		return prog_error(op->line, "match= and count= go together");
-	if (op->val[KEY_LABEL] && !op->val[KEY_MATCH])
+	if (op->val[GKEY_LABEL] && !op->val[GKEY_MATCH])
 		return prog_error(op->line, "label= without match=");
-	if (op->val[KEY_COUNT] && !parse_count(op, op->val[KEY_COUNT]))
+	if (op->val[GKEY_COUNT] && !parse_count(op, op->val[GKEY_COUNT]))
 		return false;
-	if (op->count_cmp && op->expect != EXPECT_NONE &&
-	    op->expect != EXPECT_OK && op->expect != EXPECT_CLEAN)
+	if (op->count_cmp && op->expect != GEXPECT_NONE &&
+	    op->expect != GEXPECT_OK && op->expect != GEXPECT_CLEAN)
 		return prog_error(op->line, "a log check needs the %s to succeed",
 				  k->name);
-	if ((op->expect != EXPECT_NONE || op->count_cmp) &&
-	    !op->val[KEY_TESTS])
+	if ((op->expect != GEXPECT_NONE || op->count_cmp) &&
+	    !op->val[GKEY_TESTS])
 		return prog_error(op->line, "a check (expect= or match=) needs tests=");
 	return true;
 }
@@ -1355,17 +1292,17 @@ static bool parse_op(unsigned int line, char *rest)
 	char *field;
 	int kind;
 
-	if (nops >= MAX_OPS)
-		return prog_error(line, "more than %d ops", MAX_OPS);
+	if (nops >= GUEST_MAX_OPS)
+		return prog_error(line, "more than %d ops", GUEST_MAX_OPS);
 	op = &ops[nops];
 	memset(op, 0, sizeof(*op));
 	op->line = line;
 
 	field = strsep(&rest, "\t");
-	for (kind = 0; kind < NR_KINDS; kind++)
-		if (!strcmp(field, kinds[kind].name))
+	for (kind = 0; kind < GOP_NR; kind++)
+		if (!strcmp(field, guest_kinds[kind].name))
 			break;
-	if (kind == NR_KINDS)
+	if (kind == GOP_NR)
 		return prog_error(line, "unknown operation \"%.64s\"", field);
 	op->kind = kind;
 
@@ -1379,14 +1316,13 @@ static bool parse_op(unsigned int line, char *rest)
 			return prog_error(line, "\"%.64s\" is not key=value",
 					  field);
 		*eq = '\0';
-		for (key = 0; key < NR_KEYS; key++)
-			if (!strcmp(field, key_names[key]))
+		for (key = 0; key < GKEY_NR; key++)
+			if (!strcmp(field, guest_key_names[key]))
 				break;
-		if (key == NR_KEYS ||
-		    !((kinds[kind].required | kinds[kind].optional |
-		       COMMON_KEYS) & KB(key)))
+		if (key == GKEY_NR ||
+		    !(kind_keys(&guest_kinds[kind], true) & GKEY_BIT(key)))
 			return prog_error(line, "%s has no key \"%.64s\"",
-					  kinds[kind].name, field);
+					  guest_kinds[kind].name, field);
 		if (op->val[key])
 			return prog_error(line, "%s= given twice", field);
 		op->val[key] = eq + 1;
@@ -1400,7 +1336,7 @@ static bool parse_op(unsigned int line, char *rest)
 /* tests=a,b,c: every one declared, none twice. */
 static bool resolve_tests(struct op *op, unsigned int index)
 {
-	const char *p = op->val[KEY_TESTS];
+	const char *p = op->val[GKEY_TESTS];
 
 	while (p) {
 		size_t len = strcspn(p, ",");
@@ -1464,8 +1400,8 @@ static bool parse_program(size_t size)
 	for (i = 0; i < nops; i++) {
 		if (!resolve_tests(&ops[i], i))
 			return false;
-		if (ops[i].val[KEY_MATCH])
-			match_words[nmatch_words++] = ops[i].val[KEY_MATCH];
+		if (ops[i].val[GKEY_MATCH])
+			match_words[nmatch_words++] = ops[i].val[GKEY_MATCH];
 	}
 	for (i = 0; i < ntests; i++)
 		tests[i].skip = told_to_skip(tests[i].id);
@@ -1732,8 +1668,8 @@ typedef bool op_fn(const struct op *op, struct op_result *res, char *ok,
 static bool op_load(const struct op *op, struct op_result *res, char *ok,
 		    size_t oklen)
 {
-	const char *file = op->val[KEY_FILE];
-	const char *params = op->val[KEY_PARAMS] ? op->val[KEY_PARAMS] : "";
+	const char *file = op->val[GKEY_FILE];
+	const char *params = op->val[GKEY_PARAMS] ? op->val[GKEY_PARAMS] : "";
 	struct load_arg arg = { .params = params };
 	char path[MOD_PATH_LEN], e[128], name[MOD_PATH_LEN];
 
@@ -1758,7 +1694,7 @@ static bool op_load(const struct op *op, struct op_result *res, char *ok,
 		if (*p == '-')
 			*p = '_';
 	slow_module = name;
-	run_op(res, do_load, &arg, NULL, op->val[KEY_MATCH]);
+	run_op(res, do_load, &arg, NULL, op->val[GKEY_MATCH]);
 	slow_module = NULL;
 	close(arg.fd);
 	if (res->status == ST_OK)
@@ -1770,7 +1706,7 @@ static bool op_load(const struct op *op, struct op_result *res, char *ok,
 static bool op_unload(const struct op *op, struct op_result *res,
 		      char *ok, size_t oklen)
 {
-	const char *name = op->val[KEY_MODULE];
+	const char *name = op->val[GKEY_MODULE];
 	char path[MOD_PATH_LEN];
 
 	snprintf(path, sizeof(path), "/sys/module/%s", name);
@@ -1778,7 +1714,7 @@ static bool op_unload(const struct op *op, struct op_result *res,
 		return false;
 	snprintf(res->what, sizeof(res->what), "rmmod %s", name);
 	snprintf(ok, oklen, "ok");
-	run_op(res, do_unload, name, NULL, op->val[KEY_MATCH]);
+	run_op(res, do_unload, name, NULL, op->val[GKEY_MATCH]);
 	return true;
 }
 
@@ -1786,13 +1722,13 @@ static bool op_write(const struct op *op, struct op_result *res, char *ok,
 		     size_t oklen)
 {
 	static char data[PROG_LINE_LEN + 2];
-	struct write_arg arg = { .path = op->val[KEY_PATH], .data = data };
+	struct write_arg arg = { .path = op->val[GKEY_PATH], .data = data };
 
-	snprintf(data, sizeof(data), "%s\n", op->val[KEY_VALUE]);
+	snprintf(data, sizeof(data), "%s\n", op->val[GKEY_VALUE]);
 	snprintf(res->what, sizeof(res->what), "write \"%s\" to %s",
-		 op->val[KEY_VALUE], op->val[KEY_PATH]);
+		 op->val[GKEY_VALUE], op->val[GKEY_PATH]);
 	snprintf(ok, oklen, "ok");
-	run_op(res, do_write, &arg, NULL, op->val[KEY_MATCH]);
+	run_op(res, do_write, &arg, NULL, op->val[GKEY_MATCH]);
 	return true;
 }
 
@@ -1801,9 +1737,9 @@ static bool op_read(const struct op *op, struct op_result *res, char *ok,
 {
 	char *text;
 
-	snprintf(res->what, sizeof(res->what), "read %s", op->val[KEY_PATH]);
+	snprintf(res->what, sizeof(res->what), "read %s", op->val[GKEY_PATH]);
 	child_page->len = 0;
-	run_op(res, do_read, op->val[KEY_PATH], NULL, op->val[KEY_MATCH]);
+	run_op(res, do_read, op->val[GKEY_PATH], NULL, op->val[GKEY_MATCH]);
 	text = page_text();
 	text[strcspn(text, "\n")] = '\0';
 	snprintf(ok, oklen, "\"%.*s\"", QUOTE_LEN, text);
@@ -1819,7 +1755,7 @@ static void cases_outcome(const struct op *op, struct op_result *res,
 
 	if (res->status != ST_OK)
 		return;
-	if (c->failed || (op->kind == KIND_KUNIT && !c->total)) {
+	if (c->failed || (op->kind == GOP_KUNIT && !c->total)) {
 		res->status = ST_CASES;
 		return;
 	}
@@ -1836,7 +1772,7 @@ static void cases_outcome(const struct op *op, struct op_result *res,
 static bool op_kunit(const struct op *op, struct op_result *res, char *ok,
 		     size_t oklen)
 {
-	const char *suite = op->val[KEY_SUITE];
+	const char *suite = op->val[GKEY_SUITE];
 	char path[MOD_PATH_LEN], e[128];
 	static bool mounted;
 	int fd;
@@ -1857,7 +1793,7 @@ static bool op_kunit(const struct op *op, struct op_result *res, char *ok,
 		return true;
 	}
 	child_page->len = 0;
-	run_op(res, do_read_fd, &fd, NULL, op->val[KEY_MATCH]);
+	run_op(res, do_read_fd, &fd, NULL, op->val[GKEY_MATCH]);
 	close(fd);
 	text_split(page_text());
 	ktap_cases(true, NULL, NULL, &res->cases);
@@ -1870,16 +1806,16 @@ static bool op_exec(const struct op *op, struct op_result *res, char *ok,
 {
 	static char out[OUT_BUF_LEN], args[PROG_LINE_LEN + 1];
 	struct capture cap = { .buf = out, .size = sizeof(out) };
-	const char *path = op->val[KEY_PATH];
-	char *argv[EXEC_MAX_ARGS + 2], *a = args, *s, e[128];
+	const char *path = op->val[GKEY_PATH];
+	char *argv[GUEST_EXEC_MAX_ARGS + 2], *a = args, *s, e[128];
 	unsigned int argc = 0;
 	struct stat st;
 	int err;
 
 	snprintf(args, sizeof(args), "%s",
-		 op->val[KEY_ARGS] ? op->val[KEY_ARGS] : "");
+		 op->val[GKEY_ARGS] ? op->val[GKEY_ARGS] : "");
 	snprintf(res->what, sizeof(res->what), "exec %s%s%s", path,
-		 *args ? " " : "", op->val[KEY_ARGS] ? op->val[KEY_ARGS] : "");
+		 *args ? " " : "", op->val[GKEY_ARGS] ? op->val[GKEY_ARGS] : "");
 	snprintf(ok, oklen, "exit 0");
 	err = stat(path, &st) < 0 ? errno : S_ISREG(st.st_mode) ? 0 : EACCES;
 	if (err) {
@@ -1890,24 +1826,24 @@ static bool op_exec(const struct op *op, struct op_result *res, char *ok,
 	}
 	argv[argc++] = (char *)path;
 	while ((s = strsep(&a, " ")))
-		if (*s && argc <= EXEC_MAX_ARGS)
+		if (*s && argc <= GUEST_EXEC_MAX_ARGS)
 			argv[argc++] = s;
 	argv[argc] = NULL;
 	child_page->exec_err = 0;
-	run_op(res, do_exec, argv, &cap, op->val[KEY_MATCH]);
+	run_op(res, do_exec, argv, &cap, op->val[GKEY_MATCH]);
 	res->out_cut = !text_split(out) || cap.cut;
 	ktap_cases(false, NULL, NULL, &res->cases);
 	cases_outcome(op, res, ok, oklen);
 	return true;
 }
 
-static op_fn * const op_fns[NR_KINDS] = {
-	[KIND_LOAD] = op_load,
-	[KIND_UNLOAD] = op_unload,
-	[KIND_WRITE] = op_write,
-	[KIND_READ] = op_read,
-	[KIND_KUNIT] = op_kunit,
-	[KIND_EXEC] = op_exec,
+static op_fn * const op_fns[GOP_NR] = {
+	[GOP_LOAD] = op_load,
+	[GOP_UNLOAD] = op_unload,
+	[GOP_WRITE] = op_write,
+	[GOP_READ] = op_read,
+	[GOP_KUNIT] = op_kunit,
+	[GOP_EXEC] = op_exec,
 };
 
 /* Run @op; false if it is not to run (an unload of a module not loaded). */
@@ -1961,15 +1897,15 @@ static void verdict_final(struct test *t)
 static bool expect_met(const struct op *op, const struct op_result *res)
 {
 	switch (op->expect) {
-	case EXPECT_NONE:
-	case EXPECT_OK:
+	case GEXPECT_NONE:
+	case GEXPECT_OK:
 		return res->status == ST_OK;
-	case EXPECT_CLEAN:
+	case GEXPECT_CLEAN:
 		return res->status == ST_OK && !res->log.bad;
-	case EXPECT_FAIL:
+	case GEXPECT_FAIL:
 		return res->status == ST_ERRNO || res->status == ST_EXIT ||
 		       res->status == ST_CASES;
-	case EXPECT_ERRNO:
+	case GEXPECT_ERRNO:
 		return res->status == ST_ERRNO && res->err == op->expect_err;
 	}
 	return false;
@@ -1991,14 +1927,14 @@ static bool count_met(const struct op *op, unsigned int n)
 static void report_count(const char *id, const struct op *op,
 			 unsigned int n)
 {
-	const char *kind = kinds[op->kind].name;
+	const char *kind = guest_kinds[op->kind].name;
 
-	if (op->val[KEY_LABEL])
+	if (op->val[GKEY_LABEL])
 		emit("# %s: %s %u time%s during the %s", id,
-		     op->val[KEY_LABEL], n, n == 1 ? "" : "s", kind);
+		     op->val[GKEY_LABEL], n, n == 1 ? "" : "s", kind);
 	else
 		emit("# %s: %u kernel log line%s matching \"%s\" during the %s",
-		     id, n, n == 1 ? "" : "s", op->val[KEY_MATCH], kind);
+		     id, n, n == 1 ? "" : "s", op->val[GKEY_MATCH], kind);
 }
 
 /* "# ID: WHAT: OUTCOME", what the kernel logged, the test cases. */
@@ -2011,11 +1947,11 @@ static void op_report(const char *id, const struct op *op,
 	op_outcome(res, ok, buf, sizeof(buf));
 	emit("# %s: %s: %s", id, res->what, buf);
 	kmsg_print(id, &res->log);
-	if (op->kind == KIND_KUNIT) {
+	if (op->kind == GOP_KUNIT) {
 		ktap_cases(true, id, res->what, &c);
-	} else if (op->kind == KIND_EXEC) {
+	} else if (op->kind == GOP_EXEC) {
 		snprintf(prefix, sizeof(prefix), "exec %s",
-			 basename_of(op->val[KEY_PATH]));
+			 basename_of(op->val[GKEY_PATH]));
 		ktap_cases(false, id, prefix, &c);
 		out_quote(id, c.total);
 		if (res->out_cut)
@@ -2045,7 +1981,7 @@ static void run_shared(const struct op *op)
 static void run_for_tests(unsigned int index)
 {
 	const struct op *op = &ops[index];
-	struct test *lt[MAX_TESTS];
+	struct test *lt[GUEST_MAX_TESTS];
 	unsigned int nlive = 0, i;
 	struct op_result res;
 	char ok[WHY_LEN], why[WHY_LEN], buf[WHY_LEN];
@@ -2073,17 +2009,17 @@ static void run_for_tests(unsigned int index)
 	}
 
 	/* A precondition, or what a log check looks at, that failed. */
-	if (op->expect == EXPECT_NONE && res.status != ST_OK) {
+	if (op->expect == GEXPECT_NONE && res.status != ST_OK) {
 		for (i = 0; i < nlive; i++)
 			verdict_error(lt[i], why);
 		return;
 	}
-	if (op->expect == EXPECT_NONE && !op->count_cmp)
+	if (op->expect == GEXPECT_NONE && !op->count_cmp)
 		return;
 	pass = expect_met(op, &res);
 	if (!pass && res.status == ST_OK && res.log.bad)
 		emit("# %s: the kernel logged a splat during the %s",
-		     lt[0]->id, kinds[op->kind].name);
+		     lt[0]->id, guest_kinds[op->kind].name);
 	if (pass && op->count_cmp) {
 		report_count(lt[0]->id, op, res.log.matched);
 		pass = count_met(op, res.log.matched);

@@ -41,6 +41,7 @@
 #define UTIL_PROG	"series"
 #define UTIL_ERROR	EXIT_BAD
 #include "util.h"
+#include "guestop.h"
 
 #define KEY_LEN		256	/* longest dotted key path kept */
 #define MAX_DEPTH	64	/* deepest nesting of collections accepted */
@@ -51,7 +52,7 @@
 			"0123456789._-"
 #define NAME_MAX_LEN	64	/* of a series name: a file name <name>-v<N> */
 #define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
-#define TEST_ID_SET	"abcdefghijklmnopqrstuvwxyz0123456789-"
+#define TEST_ID_SET	GUEST_TEST_ID_SET
 #define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 /* A kernel symbol: a C identifier (and the '.' of some compilers'). */
 #define SYMBOL_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."
@@ -1238,13 +1239,10 @@ static bool arch_ok(const struct series *s, const char *arch)
 /* Test ids the runner prints as its own diagnostics ("# runner: ..."). */
 static bool reserved_id(const char *id)
 {
-	static const char * const reserved[] = {
-		"runner", "identity", "dmesg", NULL
-	};
 	size_t i;
 
-	for (i = 0; reserved[i]; i++)
-		if (!strcmp(id, reserved[i]))
+	for (i = 0; guest_reserved_ids[i]; i++)
+		if (!strcmp(id, guest_reserved_ids[i]))
 			return true;
 	return false;
 }
@@ -1838,17 +1836,12 @@ static void check_patches(struct series *s, const struct node *seq)
 /*
  * What the guest does, in order (guest.run): each operation names the
  * tests it belongs to and maybe what it must give (test/guest/README).
- * Printed as the runner's program: "op KIND key=value..." records.
+ * Printed as the runner's program: "op KIND key=value..." records, in
+ * the language of guestop.h. Its kinds (guest_kinds[]) are the YAML
+ * keys naming an operation; a second value (load's params, write's
+ * value, exec's args) has the same key in both.
  */
-enum op_kind {
-	OPK_LOAD, OPK_UNLOAD, OPK_WRITE, OPK_READ, OPK_KUNIT, OPK_EXEC, OPK_NR
-};
-
 struct op_kind_info {
-	const char *name;	/* the YAML key naming the kind */
-	const char *prog_key;	/* the runner's key for its value */
-	const char *prefix;	/* written before the value in the runner's line */
-	const char *extra;	/* the key of its second value, or NULL */
 	const char *set;	/* characters its value may have, or NULL */
 	const char *re;		/* @set as shown to the user */
 	const char * const *keys;	/* every key the kind takes */
@@ -1891,25 +1884,19 @@ static const char * const guest_keys[] = {
 #define ERRNO_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 #define PROGRAM_SET	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 #define PROGRAM_MAX_LEN	64	/* of a guest program's name */
-#define GUEST_BIN	"/bisect/bin/"	/* where the guest programs are */
-#define MAX_OPS		256	/* the runner's limits */
-#define MAX_TESTS	64
-#define EXEC_MAX_ARGS	32
 
-static const struct op_kind_info op_kinds[OPK_NR] = {
-	[OPK_LOAD] = { "load", "file", "", "params", MODFILE_SET, "a module file, NAME.ko",
-		       load_keys },
-	[OPK_UNLOAD] = { "unload", "module", "", NULL, MODNAME_SET, "[A-Za-z0-9_]+",
-			 unload_keys },
-	[OPK_WRITE] = { "write", "path", "", "value", NULL, NULL, write_keys },
-	[OPK_READ] = { "read", "path", "", NULL, NULL, NULL, read_keys },
-	[OPK_KUNIT] = { "kunit", "suite", "", NULL, SUITE_SET, "[a-z0-9_-]+", kunit_keys },
-	[OPK_EXEC] = { "exec", "path", GUEST_BIN, "args", PROGRAM_SET, "[A-Za-z0-9_-]+",
-		       exec_keys },
+/* The YAML side of guest_kinds[]. */
+static const struct op_kind_info op_kinds[GOP_NR] = {
+	[GOP_LOAD] = { MODFILE_SET, "a module file, NAME.ko", load_keys },
+	[GOP_UNLOAD] = { MODNAME_SET, "[A-Za-z0-9_]+", unload_keys },
+	[GOP_WRITE] = { NULL, NULL, write_keys },
+	[GOP_READ] = { NULL, NULL, read_keys },
+	[GOP_KUNIT] = { SUITE_SET, "[a-z0-9_-]+", kunit_keys },
+	[GOP_EXEC] = { PROGRAM_SET, "[A-Za-z0-9_-]+", exec_keys },
 };
 
 struct guest_op {
-	enum op_kind kind;
+	enum guest_kind kind;
 	const char *arg;	/* the value of the kind's key */
 	const char *extra;	/* load: params; write: value; exec: args */
 	const char *expect;	/* ok, clean, fail, E<NAME>; or NULL */
@@ -1928,7 +1915,7 @@ static bool count_ok(const char *v)
 	if (*v == '>' || *v == '<')
 		v++;
 	n = strspn(v, "0123456789");
-	return n && n < 10 && !v[n];
+	return n && n <= GUEST_COUNT_MAX_DIGITS && !v[n];
 }
 
 /* A module file name: NAME.ko, NAME of [A-Za-z0-9_-]. */
@@ -2063,22 +2050,27 @@ static void check_op_config(struct guest_op *op, const struct node *v,
 /* The kind of operation @map is: the one kind key it has, or -1. */
 static int op_kind_of(const struct node *map, const char *key)
 {
+	char list[KEY_LEN] = "";
 	int kind = -1, k;
+	size_t len = 0;
 
-	for (k = 0; k < OPK_NR; k++) {
-		if (!lookup(map, op_kinds[k].name))
+	for (k = 0; k < GOP_NR; k++) {
+		if (!lookup(map, guest_kinds[k].name))
 			continue;
 		if (kind >= 0) {
 			report(map, key, "one operation per item: '%s' and '%s' both given",
-			       op_kinds[kind].name, op_kinds[k].name);
+			       guest_kinds[kind].name, guest_kinds[k].name);
 			return -1;
 		}
 		kind = k;
 	}
-	if (kind < 0)
-		report(map, key, "no operation: give one of %s",
-		       "load, unload, write, read, kunit, exec");
-	return kind;
+	if (kind >= 0)
+		return kind;
+	for (k = 0; k < GOP_NR; k++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%s",
+				k ? ", " : "", guest_kinds[k].name);
+	report(map, key, "no operation: give one of %s", list);
+	return -1;
 }
 
 /*
@@ -2128,7 +2120,7 @@ static void check_program(const struct series *s, const struct node *v,
 	free(path);
 }
 
-/* The arguments of an exec operation: at most EXEC_MAX_ARGS words. */
+/* The arguments of an exec operation: at most GUEST_EXEC_MAX_ARGS words. */
 static const char *get_args(const struct node *v, const char *key)
 {
 	const char *args = get_text(v, key, NULL, NULL), *p;
@@ -2141,12 +2133,23 @@ static const char *get_args(const struct node *v, const char *key)
 		if (*p)
 			n++;
 	}
-	if (n > EXEC_MAX_ARGS) {
+	if (n > GUEST_EXEC_MAX_ARGS) {
 		report(v, key, "%zu arguments: the guest runner takes at most %d %s",
-		       n, EXEC_MAX_ARGS, "(words between spaces)");
+		       n, GUEST_EXEC_MAX_ARGS, "(words between spaces)");
 		return NULL;
 	}
 	return args;
+}
+
+/* Whether @v is one of the words of expect= (not an errno name). */
+static bool expect_word(const char *v)
+{
+	size_t e;
+
+	for (e = GEXPECT_OK; e < GEXPECT_ERRNO; e++)
+		if (!strcmp(v, guest_expects[e]))
+			return true;
+	return false;
 }
 
 /* One item of guest.run, into @op; false when it is not usable. */
@@ -2164,30 +2167,30 @@ static bool check_op(struct series *s, struct guest_op *op,
 	k = &op_kinds[kind];
 	op->kind = kind;
 	check_keys(map, key, k->keys);
-	v = need(map, key, k->name, sub);
+	v = need(map, key, guest_kinds[kind].name, sub);
 	op->arg = get_text(v, sub, k->set, k->re);
 	if (!op->arg)
 		return false;
-	if ((kind == OPK_LOAD && !modfile_ok(op->arg)) ||
-	    ((kind == OPK_WRITE || kind == OPK_READ) && !guest_path_ok(op->arg))) {
+	if ((kind == GOP_LOAD && !modfile_ok(op->arg)) ||
+	    ((kind == GOP_WRITE || kind == GOP_READ) && !guest_path_ok(op->arg))) {
 		report(v, sub, "'%s' must be %s", shown(v),
-		       kind == OPK_LOAD ? "a module file, NAME.ko" :
+		       kind == GOP_LOAD ? "a module file, NAME.ko" :
 		       "an absolute path in the guest, without spaces or '..'");
 		return false;
 	}
-	if (kind == OPK_EXEC)
+	if (kind == GOP_EXEC)
 		check_program(s, v, sub, op->arg);
 	v = lookup(map, "params");
-	if (v && kind == OPK_LOAD) {
+	if (v && kind == GOP_LOAD) {
 		key_join(sub, key, "params", 6);
 		op->extra = get_text(v, sub, NULL, NULL);
 	}
 	v = lookup(map, "args");
-	if (v && kind == OPK_EXEC) {
+	if (v && kind == GOP_EXEC) {
 		key_join(sub, key, "args", 4);
 		op->extra = get_args(v, sub);
 	}
-	if (kind == OPK_WRITE) {
+	if (kind == GOP_WRITE) {
 		v = need(map, key, "value", sub);
 		if (!v)
 			return false;
@@ -2196,7 +2199,7 @@ static bool check_op(struct series *s, struct guest_op *op,
 			return false;
 	}
 	v = lookup(map, "config");
-	if (v && kind == OPK_KUNIT) {
+	if (v && kind == GOP_KUNIT) {
 		key_join(sub, key, "config", 6);
 		check_op_config(op, v, sub);
 	}
@@ -2210,8 +2213,7 @@ static bool check_op(struct series *s, struct guest_op *op,
 		key_join(sub, key, "expect", 6);
 		op->expect = get_text(v, sub, ERRNO_SET "abcdefghijklmnopqrstuvwxyz",
 				      "ok, clean, fail or an errno name");
-		if (op->expect && strcmp(op->expect, "ok") &&
-		    strcmp(op->expect, "clean") && strcmp(op->expect, "fail") &&
+		if (op->expect && !expect_word(op->expect) &&
 		    !(op->expect[0] == 'E' && op->expect[1] &&
 		      strspn(op->expect, ERRNO_SET) == strlen(op->expect))) {
 			report(v, sub, "'%s': expect ok, clean, fail or an errno name (ENOENT)",
@@ -2220,7 +2222,7 @@ static bool check_op(struct series *s, struct guest_op *op,
 		}
 	}
 	v = lookup(map, "log");
-	if (v && kind != OPK_KUNIT) {
+	if (v && kind != GOP_KUNIT) {
 		key_join(sub, key, "log", 3);
 		check_op_log(op, v, sub);
 		if (op->expect)
@@ -2272,9 +2274,9 @@ static void check_guest(struct series *s, const struct node *map)
 		report(seq, sub, "must not be empty: list what the guest does");
 		return;
 	}
-	if (seq->nkid > MAX_OPS) {
+	if (seq->nkid > GUEST_MAX_OPS) {
 		report(seq, sub, "%zu operations: the runner takes at most %d",
-		       seq->nkid, MAX_OPS);
+		       seq->nkid, GUEST_MAX_OPS);
 		return;
 	}
 	s->ops = xcalloc(seq->nkid, sizeof(*s->ops));
@@ -2328,12 +2330,16 @@ static void yaml_quoted(FILE *f, const char *v)
  */
 static void print_op(FILE *f, const struct series *s, const struct guest_op *op)
 {
-	const struct op_kind_info *k = &op_kinds[op->kind];
+	const struct guest_kind_def *k = &guest_kinds[op->kind];
+	/* Only a kind with a second key has op->extra. */
+	const char *extra = k->extra == GKEY_NONE ? NULL : guest_key_names[k->extra];
 	size_t j;
 
-	fprintf(f, "op\t%s\t%s=%s%s", k->name, k->prog_key, k->prefix, op->arg);
+	/* exec NAME runs the guest's GUEST_BIN NAME. */
+	fprintf(f, "op\t%s\t%s=%s%s", k->name, guest_key_names[k->arg],
+		op->kind == GOP_EXEC ? GUEST_BIN : "", op->arg);
 	if (op->extra)
-		fprintf(f, "\t%s=%s", k->extra, op->extra);
+		fprintf(f, "\t%s=%s", extra, op->extra);
 	if (op->ntests) {
 		fprintf(f, "\ttests=");
 		print_op_tests(f, s, op, ",");
@@ -2347,7 +2353,7 @@ static void print_op(FILE *f, const struct series *s, const struct guest_op *op)
 	fprintf(f, "\nopyaml\t{%s: ", k->name);
 	yaml_quoted(f, op->arg);
 	if (op->extra) {
-		fprintf(f, ", %s: ", k->extra);
+		fprintf(f, ", %s: ", extra);
 		yaml_quoted(f, op->extra);
 	}
 	if (op->nconfig) {
@@ -2407,17 +2413,17 @@ static void print_guest(FILE *f, const struct series *s)
 		const struct guest_op *op = &s->ops[i];
 		char *name;
 
-		if (op->kind != OPK_LOAD || op_seen(s, i))
+		if (op->kind != GOP_LOAD || op_seen(s, i))
 			continue;
 		name = mod_name(op->arg);
 		fprintf(f, "driver\t%s\n", name);
 		free(name);
 	}
 	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].kind == OPK_EXEC && !op_seen(s, i))
+		if (s->ops[i].kind == GOP_EXEC && !op_seen(s, i))
 			fprintf(f, "program\t%s\n", s->ops[i].arg);
 	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].kind == OPK_KUNIT)
+		if (s->ops[i].kind == GOP_KUNIT)
 			break;
 	if (i < s->nops) {
 		/* The suites run at boot, built in; their results in debugfs. */

@@ -251,7 +251,8 @@ boot_tools()
 		# or older than its source (asked without make when it is not).
 		q=${RUNNER#"$TOP"/}
 		if [[ ! "$RUNNER" -nt "$TOP/test/guest/runner.c" ||
-		      ! "$RUNNER" -nt "$TOP/tools/src/splat.h" ]]; then
+		      ! "$RUNNER" -nt "$TOP/tools/src/splat.h" ||
+		      ! "$RUNNER" -nt "$TOP/tools/src/guestop.h" ]]; then
 			make -s -C "$TOP" "$q" GUEST_CC="$USER_CC" WORKDIR="$WORKDIR" \
 				JOBS="$JOBS" >&2 ||
 				die "cannot build $q with $USER_CC (target $t): run 'make deps'"
@@ -323,8 +324,8 @@ boot_setup()
 	GUEST_PROGRAM=$(guest_program)
 	# The runner and triage with every header they include.
 	hash_files_to h "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
-		"$TOP/tools/src/splat.h" "$TOP/tools/src/util.h" "$TOP/tools/src/hangsym.c" \
-		"$TOP/tools/qemu-watch.sh"
+		"$TOP/tools/src/splat.h" "$TOP/tools/src/guestop.h" "$TOP/tools/src/util.h" \
+		"$TOP/tools/src/hangsym.c" "$TOP/tools/qemu-watch.sh"
 	hash_to BOOT_ID "$h" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
