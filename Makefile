@@ -75,13 +75,19 @@ tools: deps-tools $(HOST_PROGS) $(GUEST_PROGS) ## build the host tools and the g
 
 tools-san: deps-tools $(SAN_PROGS) ## the host tools with sanitizers, in tools/bin/san
 
-$(BIN)/series: tools/src/series.c tools/src/util.h tools/src/guestop.h
-	$(Q)mkdir -p $(BIN)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< -lyaml
+# series is one program of several files (tools/src/series.h).
+SERIES_SRC := $(addprefix tools/src/,series.c series-yaml.c series-schema.c \
+	series-guest.c series-out.c)
+SERIES_DEPS := $(SERIES_SRC) tools/src/series.h tools/src/util.h \
+	tools/src/guestop.h
 
-$(SAN_BIN)/series: tools/src/series.c tools/src/util.h tools/src/guestop.h
+$(BIN)/series: $(SERIES_DEPS)
+	$(Q)mkdir -p $(BIN)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(SERIES_SRC) -lyaml
+
+$(SAN_BIN)/series: $(SERIES_DEPS)
 	$(Q)mkdir -p $(SAN_BIN)
-	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $< -lyaml
+	$(Q)$(CC) $(CFLAGS) $(SAN_CFLAGS) -o $@ $(SERIES_SRC) -lyaml
 
 $(SAN_BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 	$(Q)mkdir -p $(SAN_BIN)

@@ -11,8 +11,8 @@
 # fixture directory is written @DIR@, so they hold wherever the
 # repository is checked out.
 #
-# Build the binary first (see tools/src/series.c); this file builds
-# nothing.
+# Build the binary first (make tools tools-san, from tools/src/series*.c);
+# this file builds nothing.
 
 # shellcheck source=test/lib.sh source-path=SCRIPTDIR/../..
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -75,7 +75,7 @@ has_error()
 }
 
 if [[ ! -x "$SERIES" ]]; then
-	echo "t-series: $SERIES is not built (cc ... tools/src/series.c -lyaml)" >&2
+	echo "t-series: $SERIES is not built (make tools tools-san)" >&2
 	exit 2
 fi
 

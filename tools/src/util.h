@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * util.h - error, memory and UTF-8 helpers shared by the host tools, each
- * of which is one .c file. The includer defines UTIL_PROG (its name, for
+ * util.h - error, memory and UTF-8 helpers shared by the host tools, most
+ * of which are one .c file. The includer defines UTIL_PROG (its name, for
  * messages) and UTIL_ERROR (its exit status for usage and I/O errors)
  * before including this file. Everything is static inline, so that a
  * tool need not use all of it.

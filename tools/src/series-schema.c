@@ -1,0 +1,937 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * series-schema.c - the schema of series.yaml: its keys, what each
+ * value must be, and the rules between them (the tests that expect
+ * mappings and skips name, the targets, the patches, none of them
+ * twice). guest: is series-guest.c's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "series.h"
+
+#define NAME_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			"0123456789._-"
+#define NAME_MAX_LEN	64	/* of a series name: a file name <name>-v<N> */
+#define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
+#define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+/* A kernel symbol: a C identifier (and the '.' of some compilers'). */
+#define SYMBOL_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."
+#define TARGET_SET	"abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define TARGET_RE	"[a-z0-9][a-z0-9_-]*"
+#define TARGET_MAX_LEN	32	/* of a target name */
+#define NO_TARGETS	"leave targets out for the default, " DEFAULT_TARGET
+
+static const char * const top_keys[] = {
+	"name", "version", "cover-letter", "config", "base", "boot", "targets",
+	"tests", "guest", "patches", NULL
+};
+
+static const char * const base_keys[] = {
+	"package", "prep", "expect", NULL
+};
+
+static const char * const boot_keys[] = { "timeout", NULL };
+static const char * const test_keys[] = { "id", "claim", NULL };
+
+static const char * const patch_keys[] = {
+	"file", "checkpatch-accept", "findings-accept", "abi", "expect", NULL
+};
+
+/* The changes to the exported symbols a patch may declare (abi:). */
+static const char * const abi_kinds[] = { "removes", "adds", "changes", NULL };
+
+static const char * const accept_keys[] = { "type", "reason", NULL };
+
+static const char * const finding_accept_keys[] = {
+	"check", "kind", "file", "match", "reason", NULL
+};
+
+/* The robots' checks whose findings a patch may accept. */
+static const char * const finding_checks[] = {
+	"w1", "sparse", "kdoc", "tags", NULL
+};
+
+static const char * const target_keys[] = {
+	"name", "arch", "compiler", "config", "boot", "skip", NULL
+};
+
+static const char * const skip_keys[] = { "tests", "steps", "reason", NULL };
+
+/* ---- The series name ---- */
+
+/*
+ * Whether git check-ref-format refuses @name (@len bytes, not empty, no
+ * '/') as a component of a branch name; @what then says why.
+ */
+static bool ref_refuses(const char *name, size_t len, char *what,
+			size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = name[i];
+
+		if (c < 0x20 || c == 0x7f)
+			snprintf(what, size, "contains a control character");
+		else if (c == ' ')
+			snprintf(what, size, "contains a space");
+		else if (strchr("~^:?*[\\", c))
+			snprintf(what, size, "contains '%c'", c);
+		else
+			continue;
+		return true;
+	}
+	if (memmem(name, len, "@{", 2))
+		snprintf(what, size, "contains '@{'");
+	else if (memmem(name, len, "..", 2))
+		snprintf(what, size, "contains '..'");
+	else if (name[0] == '.')
+		snprintf(what, size, "starts with '.'");
+	else if (len >= 5 && !memcmp(name + len - 5, ".lock", 5))
+		snprintf(what, size, "ends with '.lock'");
+	else if (name[len - 1] == '.')
+		snprintf(what, size, "ends with '.'");
+	else if (len == 1 && name[0] == '@')
+		snprintf(what, size, "is '@'");
+	else
+		return false;
+	return true;
+}
+
+/*
+ * What keeps @name (@len bytes, not empty) from being the series name,
+ * written into @buf; NULL when nothing does. The name becomes a component
+ * of the branch bisect/<name>/v<N>, so git check-ref-format must take it,
+ * and the file name <name>-v<N>, so it is short and has no '/'. Past
+ * git's rules it is kept to NAME_SET, which the shell glue and the file
+ * system take as it is.
+ */
+static const char *name_rule(const char *name, size_t len, char *buf,
+			     size_t size)
+{
+	const char *git = "git check-ref-format refuses in the branch bisect/<name>/v<N>";
+	size_t ok = strspn(name, NAME_SET), c;
+	char what[64];
+
+	if (len > NAME_MAX_LEN) {
+		snprintf(buf, size, "it is %zu bytes long, more than %d for the file <name>-v<N>",
+			 len, NAME_MAX_LEN);
+	} else if (memchr(name, '/', len)) {
+		snprintf(buf, size, "it contains '/', which makes the file <name>-v<N> a path");
+	} else if (ref_refuses(name, len, what, sizeof(what))) {
+		snprintf(buf, size, "it %s, which %s", what, git);
+	} else if (name[0] == '-') {
+		snprintf(buf, size, "it starts with '-', which %s",
+			 "git refuses as a branch name and commands take for an option");
+	} else if (ok < len) {
+		c = utf8_len(name + ok, len - ok);
+		snprintf(buf, size, "it contains '%s', which is not in [A-Za-z0-9._-]",
+			 show(name + ok, c ? c : 1));
+	} else {
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * The series name (see name_rule()), or NULL when it is not usable; the
+ * message says which rule it breaks and what a good name looks like.
+ */
+static const char *get_name(const struct node *n, const char *key)
+{
+	char why[256] = "";
+
+	if (!want(n, N_SCALAR, key))
+		return NULL;
+	if (is_null(n) || !n->len) {
+		report(n, key, "must not be empty");
+		return NULL;
+	}
+	if (!name_rule(n->val, n->len, why, sizeof(why)))
+		return n->val;
+	report(n, key, "'%s' cannot be the series name: %s. Rename the series: at most %d %s, %s",
+	       shown(n), why, NAME_MAX_LEN, "characters of A-Z a-z 0-9 . _ -",
+	       "not starting with '.' or '-', no '..', not ending with '.' or '.lock'");
+	return NULL;
+}
+
+/* ---- Duplicate patches ---- */
+
+/* Size and FNV-1a hash of a file's contents; 0 or a negative errno. */
+static int hash_file(const char *file, off_t *size,
+		     unsigned long long *hash)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	char chunk[65536];
+	off_t total = 0;
+	ssize_t got, i;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	while ((got = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			got = -errno;
+			close(fd);
+			return (int)got;
+		}
+		for (i = 0; i < got; i++) {
+			h ^= (unsigned char)chunk[i];
+			h *= 0x100000001b3ULL;
+		}
+		total += got;
+	}
+	close(fd);
+	*size = total;
+	*hash = h;
+	return 0;
+}
+
+static bool same_contents(const char *a, const char *b)
+{
+	static char x[65536], y[65536];
+	int fa = open(a, O_RDONLY), fb = open(b, O_RDONLY);
+	bool same = fa >= 0 && fb >= 0;
+	ssize_t na, nb;
+
+	while (same) {
+		na = read_full(fa, x, sizeof(x));
+		nb = read_full(fb, y, sizeof(y));
+		if (na < 0 || na != nb || memcmp(x, y, na))
+			same = false;
+		else if (!na)
+			break;
+	}
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+/*
+ * Remember a prep or series patch and report it when it is the same
+ * file as, or has the same contents as, an earlier one.
+ */
+static void add_entry(struct series *s, const struct node *n,
+		      const char *key, char *file)
+{
+	size_t slot, i;
+	struct entry *e;
+	uint64_t h;
+	int err;
+
+	s->ents = xgrow(s->ents, s->nents, &s->ents_cap, sizeof(*s->ents));
+	e = &s->ents[s->nents];
+	memset(e, 0, sizeof(*e));
+	err = hash_file(file, &e->size, &e->hash);
+	if (err) {
+		report(n, key, "cannot read %s: %s", file, strerror(-err));
+		return;
+	}
+	if (!e->size) {
+		report(n, key, "patch file %s is empty", file);
+		return;
+	}
+	/* Only an entry of the same size and hash can be the same. */
+	h = e->hash ^ ((uint64_t)e->size * 0x9e3779b97f4a7c15ULL);
+	for (slot = h; index_next(&s->ents_ix, h, &slot, &i); slot++) {
+		const struct entry *o = &s->ents[i];
+
+		if (o->size != e->size || o->hash != e->hash)
+			continue;
+		if (!strcmp(o->file, file)) {
+			report(n, key, "duplicate patch: same file as %s (line %d)",
+			       o->key, o->line);
+			return;
+		}
+		if (o->size == e->size && o->hash == e->hash &&
+		    same_contents(o->file, file)) {
+			report(n, key, "duplicate patch: same contents as %s (line %d)",
+			       o->key, o->line);
+			return;
+		}
+	}
+	e->file = file;
+	snprintf(e->key, sizeof(e->key), "%s", key);
+	e->line = n->line;
+	index_add(&s->ents_ix, h, s->nents);
+	s->nents++;
+}
+
+/* ---- The schema ---- */
+
+/* The index in s->tests of the test with id @id (@len bytes), or -1. */
+ssize_t find_test(const struct series *s, const char *id, size_t len)
+{
+	return index_find(&s->ids, s->tests, sizeof(*s->tests),
+			  offsetof(struct test, id), id, len);
+}
+
+/* The index in s->targets of the target named @name, or -1. */
+static ssize_t find_target(const struct series *s, const char *name)
+{
+	return index_find(&s->names, s->targets, sizeof(*s->targets),
+			  offsetof(struct target, name), name, strlen(name));
+}
+
+/* Whether @arch is accepted: any arch when no --arch was given. */
+bool arch_ok(const struct series *s, const char *arch)
+{
+	return !s->narchs ||
+	       index_find(&s->arch_ix, s->archs, sizeof(*s->archs), 0, arch,
+			  strlen(arch)) >= 0;
+}
+
+/* Test ids the runner prints as its own diagnostics ("# runner: ..."). */
+static bool reserved_id(const char *id)
+{
+	size_t i;
+
+	for (i = 0; guest_reserved_ids[i]; i++)
+		if (!strcmp(id, guest_reserved_ids[i]))
+			return true;
+	return false;
+}
+
+static void check_tests(struct series *s, const struct node *seq,
+			const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i, list_len;
+	bool ok = true;
+	FILE *list;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	if (!seq->nkid) {
+		report(seq, key, "must not be empty: declare at least one test");
+		return;
+	}
+	list = open_memstream(&s->declared, &list_len);
+	if (!list)
+		out_of_memory();
+	s->tests = xcalloc(seq->nkid, sizeof(*s->tests));
+	for (i = 0; i < seq->nkid; i++) {
+		/* Filled here, kept only when valid and new. */
+		struct test t = { .id = NULL };
+		const struct node *id = NULL;
+		ssize_t j;
+
+		n = seq->kid[i];
+		key_index(item, key, i);
+		ok = want(n, N_MAP, item) && ok;
+		if (n->type != N_MAP)
+			continue;
+		check_keys(n, item, test_keys);
+		id = need(n, item, "id", sub);
+		if (id)
+			t.id = get_text(id, sub, TEST_ID_SET, "[a-z0-9-]+");
+		v = need(n, item, "claim", sub);
+		if (v)
+			t.claim = get_text(v, sub, NULL, NULL);
+		if (t.id && reserved_id(t.id)) {
+			key_join(sub, item, "id", 2);
+			report(id, sub, "'%s' is the runner's own name in its output: %s",
+			       t.id, "choose another id");
+			t.id = NULL;
+		}
+		if (!t.id) {
+			ok = false;
+			continue;
+		}
+		j = find_test(s, t.id, strlen(t.id));
+		if (j >= 0) {
+			key_join(sub, item, "id", 2);
+			report(id, sub, "duplicate test id '%s' (first declared at %s[%zd])",
+			       show(t.id, strlen(t.id)), key, j);
+			ok = false;
+			continue;
+		}
+		fprintf(list, "%s%s", s->ntests ? ", " : "", t.id);
+		index_add(&s->ids, hash_bytes(t.id, strlen(t.id)), s->ntests);
+		s->tests[s->ntests++] = t;
+	}
+	if (fclose(list))
+		out_of_memory();
+	s->tests_ok = ok;
+}
+
+/* An expect mapping: yes/no for exactly the declared tests. */
+static char *check_expect(struct series *s, const struct node *map,
+			  const char *key)
+{
+	char *vals = xcalloc(s->ntests + 1, 1);
+	bool *seen = xcalloc(s->ntests + 1, sizeof(*seen));
+	char sub[KEY_LEN];
+	size_t i, t;
+
+	if (!want(map, N_MAP, key))
+		goto out;
+	for (i = 0; i + 1 < map->nkid; i += 2) {
+		const struct node *k = map->kid[i];
+		ssize_t found;
+		char v;
+
+		if (k->type != N_SCALAR || k->dup)
+			continue;
+		key_join(sub, key, k->val, k->len);
+		found = find_test(s, k->val, k->len);
+		if (s->tests_ok && found < 0)
+			report(k, sub, "unknown test '%s' (declared tests: %s)",
+			       shown(k), s->declared);
+		v = get_yesno(map->kid[i + 1], sub);
+		if (found >= 0) {
+			vals[found] = v;
+			seen[found] = true;
+		}
+	}
+	if (!s->tests_ok)
+		goto out;
+	for (t = 0; t < s->ntests; t++)
+		if (!seen[t])
+			report(map, key, "test '%s' has no expectation",
+			       show(s->tests[t].id, strlen(s->tests[t].id)));
+out:
+	free(seen);
+	return vals;
+}
+
+static void check_base(struct series *s, const struct node *map)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *v;
+	size_t i;
+
+	if (!want(map, N_MAP, "base"))
+		return;
+	check_keys(map, "base", base_keys);
+	v = need(map, "base", "package", sub);
+	if (v)
+		s->package = get_text(v, sub, PACKAGE_SET, "[a-z0-9.+-]+");
+	v = need(map, "base", "prep", sub);
+	if (v && want(v, N_SEQ, sub)) {
+		s->prep = xcalloc(v->nkid, sizeof(*s->prep));
+		for (i = 0; i < v->nkid; i++) {
+			char *file;
+
+			key_index(item, sub, i);
+			file = get_file(s, v->kid[i], item);
+			if (!file)
+				continue;
+			s->prep[s->nprep++] = file;
+			add_entry(s, v->kid[i], item, file);
+		}
+	}
+	v = need(map, "base", "expect", sub);
+	if (v)
+		s->base_expect = check_expect(s, v, sub);
+}
+
+static void check_boot(struct series *s, const struct node *map)
+{
+	const struct node *v;
+
+	if (!want(map, N_MAP, "boot"))
+		return;
+	check_keys(map, "boot", boot_keys);
+	v = lookup(map, "timeout");
+	if (v)
+		get_int(v, "boot.timeout", 1, 3600, &s->timeout);
+}
+
+/* A target name: TARGET_RE, at most TARGET_MAX_LEN bytes. */
+static const char *get_target_name(const struct node *n, const char *key)
+{
+	const char *name = get_text(n, key, TARGET_SET, TARGET_RE);
+
+	if (!name)
+		return NULL;
+	if (name[0] == '-' || name[0] == '_') {
+		report(n, key, "'%s' must match %s: it starts with '%c'",
+		       shown(n), TARGET_RE, name[0]);
+		return NULL;
+	}
+	if (n->len > TARGET_MAX_LEN) {
+		report(n, key, "'%s' is %zu bytes long, more than %d",
+		       shown(n), n->len, TARGET_MAX_LEN);
+		return NULL;
+	}
+	return name;
+}
+
+static const char *get_arch(const struct series *s, const struct node *n,
+			    const char *key)
+{
+	const char *arch = get_text(n, key, ARCH_SET, ARCH_RE);
+
+	if (!arch || arch_ok(s, arch))
+		return arch;
+	report(n, key, "unknown arch '%s' (accepted: %s)", shown(n),
+	       s->arch_list);
+	return NULL;
+}
+
+static const char *get_compiler(const struct node *n, const char *key)
+{
+	if (!get_text(n, key, NULL, NULL))
+		return NULL;
+	if (scalar_is(n, "gcc") || scalar_is(n, "clang"))
+		return n->val;
+	report(n, key, "expected gcc or clang, got '%s'", shown(n));
+	return NULL;
+}
+
+/* Whether @k skips step @step (0: the base). */
+bool skips_step(const struct skip *k, size_t step)
+{
+	return !k->at || k->at[step];
+}
+
+/* The step of target @t where test @id is skipped twice, or -1. */
+static ssize_t skipped_twice(const struct target *t, const char *id,
+			     const bool *at, size_t nsteps)
+{
+	size_t i, step;
+
+	for (i = 0; i < t->nskips; i++) {
+		if (strcmp(t->skips[i].test, id))
+			continue;
+		for (step = 0; step < nsteps; step++)
+			if ((!at || at[step]) && skips_step(&t->skips[i], step))
+				return step;
+	}
+	return -1;
+}
+
+/* A skip item's steps: list, as a flag per step; NULL when invalid. */
+static bool *get_steps(const struct series *s, const struct node *seq,
+		       const char *key)
+{
+	char item[KEY_LEN];
+	bool *at, ok = true;
+	size_t i;
+	long v;
+
+	if (!want(seq, N_SEQ, key))
+		return NULL;
+	if (!seq->nkid) {
+		report(seq, key, "must not be empty: leave steps out for every step");
+		return NULL;
+	}
+	at = xcalloc(s->npatches + 1, sizeof(*at));
+	for (i = 0; i < seq->nkid; i++) {
+		key_index(item, key, i);
+		if (!get_int(seq->kid[i], item, 0, (long)s->npatches, &v)) {
+			ok = false;
+			continue;
+		}
+		if (at[v])
+			report(seq->kid[i], item, "step %ld is listed twice", v);
+		at[v] = true;
+	}
+	if (ok)
+		return at;
+	free(at);
+	return NULL;
+}
+
+/* One item of a target's skip: list: declared tests and the reason. */
+static void check_skip(struct series *s, struct target *t,
+		       const struct node *map, const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *ids, *v;
+	const char *reason = NULL;
+	bool *at = NULL;
+	ssize_t twice;
+	size_t i;
+
+	check_keys(map, key, skip_keys);
+	v = need(map, key, "reason", sub);
+	if (v)
+		reason = get_text(v, sub, NULL, NULL);
+	if (!reason)
+		return;
+	v = lookup(map, "steps");
+	if (v) {
+		key_join(sub, key, "steps", 5);
+		at = get_steps(s, v, sub);
+		if (!at)
+			return;
+		/* Kept for the target's life: freed with its skips. */
+		s->allocs = xrealloc(s->allocs, (s->nallocs + 1) * sizeof(*s->allocs));
+		s->allocs[s->nallocs++] = at;
+	}
+	ids = need(map, key, "tests", sub);
+	if (!ids || !want(ids, N_SEQ, sub))
+		return;
+	if (!ids->nkid)
+		report(ids, sub, "must not be empty: name the tests to skip");
+	t->skips = xrealloc(t->skips, (t->nskips + ids->nkid) * sizeof(*t->skips));
+	for (i = 0; i < ids->nkid; i++) {
+		const struct node *n = ids->kid[i];
+		const char *id;
+
+		key_index(item, sub, i);
+		id = get_text(n, item, TEST_ID_SET, "[a-z0-9-]+");
+		if (!id)
+			continue;
+		if (s->tests_ok && find_test(s, id, strlen(id)) < 0) {
+			report(n, item, "unknown test '%s' (declared tests: %s)",
+			       shown(n), s->declared);
+			continue;
+		}
+		twice = skipped_twice(t, id, at, s->npatches + 1);
+		if (twice >= 0) {
+			report(n, item, "test '%s' is skipped twice at step %zd",
+			       shown(n), twice);
+			continue;
+		}
+		t->skips[t->nskips++] = (struct skip){ id, reason, at };
+	}
+}
+
+/* A target's skip: the tests its guests do not run, with reasons. */
+static void check_skips(struct series *s, struct target *t,
+			const struct node *seq, const char *key)
+{
+	char item[KEY_LEN];
+	size_t i;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	if (!t->boot)
+		report(seq, key, "the target does not boot (boot: no): it runs no test to skip");
+	for (i = 0; i < seq->nkid; i++) {
+		key_index(item, key, i);
+		if (want(seq->kid[i], N_MAP, item))
+			check_skip(s, t, seq->kid[i], item);
+	}
+}
+
+/* One item of targets:, into @t; its name is checked by the caller. */
+static void check_target(struct series *s, struct target *t,
+			 const struct node *map, const char *key)
+{
+	char sub[KEY_LEN];
+	const struct node *v;
+
+	v = need(map, key, "arch", sub);
+	if (v)
+		t->arch = get_arch(s, v, sub);
+	v = need(map, key, "compiler", sub);
+	if (v)
+		t->compiler = get_compiler(v, sub);
+	v = lookup(map, "config");
+	if (v) {
+		key_join(sub, key, "config", 6);
+		t->config = get_file(s, v, sub);
+	}
+	t->boot = true;
+	v = lookup(map, "boot");
+	if (v) {
+		key_join(sub, key, "boot", 4);
+		t->boot = get_yesno(v, sub) != 'n';
+	}
+	v = lookup(map, "skip");
+	if (v) {
+		key_join(sub, key, "skip", 4);
+		check_skips(s, t, v, sub);
+	}
+}
+
+static void check_targets(struct series *s, const struct node *seq)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	struct target *t;
+	ssize_t j;
+	size_t i;
+
+	if (is_null(seq)) {
+		report(seq, "targets",
+		       "expected a sequence, got an empty value (%s)", NO_TARGETS);
+		return;
+	}
+	if (!want(seq, N_SEQ, "targets"))
+		return;
+	if (!seq->nkid) {
+		report(seq, "targets",
+		       "must not be empty: list at least one target, or %s",
+		       NO_TARGETS);
+		return;
+	}
+	s->targets = xcalloc(seq->nkid, sizeof(*s->targets));
+	s->ntargets = seq->nkid;
+	for (i = 0; i < seq->nkid; i++) {
+		t = &s->targets[i];
+		n = seq->kid[i];
+		key_index(item, "targets", i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, target_keys);
+		v = need(n, item, "name", sub);
+		if (v)
+			t->name = get_target_name(v, sub);
+		check_target(s, t, n, item);
+		if (!t->name)
+			continue;
+		j = find_target(s, t->name);
+		if (j >= 0) {
+			report(v, sub,
+			       "duplicate target name '%s' (first declared at targets[%zd])",
+			       shown(v), j);
+			continue;
+		}
+		index_add(&s->names, hash_bytes(t->name, strlen(t->name)), i);
+	}
+}
+
+static void check_accepts(struct patch *p, const struct node *seq,
+			  const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	p->acc = xcalloc(seq->nkid, sizeof(*p->acc));
+	for (i = 0; i < seq->nkid; i++) {
+		/* Filled here, kept only when complete. */
+		struct accept a = { .type = NULL };
+
+		n = seq->kid[i];
+		key_index(item, key, i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, accept_keys);
+		v = need(n, item, "type", sub);
+		if (v)
+			a.type = get_text(v, sub, TYPE_SET, "[A-Z0-9_]+");
+		v = need(n, item, "reason", sub);
+		if (v)
+			a.reason = get_text(v, sub, NULL, NULL);
+		if (a.type && a.reason)
+			p->acc[p->nacc++] = a;
+	}
+}
+
+/* The check of a findings-accept item: one of finding_checks[]. */
+static const char *get_finding_check(const struct node *n, const char *key)
+{
+	size_t i;
+
+	if (!get_text(n, key, NULL, NULL))
+		return NULL;
+	for (i = 0; finding_checks[i]; i++)
+		if (scalar_is(n, finding_checks[i]))
+			return n->val;
+	report(n, key, "expected w1, sparse, kdoc or tags, got '%s'", shown(n));
+	return NULL;
+}
+
+/*
+ * An optional key of a findings-accept item: "*" (any) when absent;
+ * given, it must be a non-empty text. NULL when it is wrong.
+ */
+static const char *get_finding_any(const struct node *map, const char *key,
+				   const char *name)
+{
+	char sub[KEY_LEN];
+	const struct node *v = lookup(map, name);
+
+	if (!v)
+		return "*";
+	key_join(sub, key, name, strlen(name));
+	return get_text(v, sub, NULL, NULL);
+}
+
+static void check_finding_accepts(struct patch *p, const struct node *seq,
+				  const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i;
+
+	if (!want(seq, N_SEQ, key))
+		return;
+	p->facc = xcalloc(seq->nkid, sizeof(*p->facc));
+	for (i = 0; i < seq->nkid; i++) {
+		/* Filled here, kept only when complete. */
+		struct finding_accept a = { .check = NULL };
+
+		n = seq->kid[i];
+		key_index(item, key, i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, finding_accept_keys);
+		v = need(n, item, "check", sub);
+		if (v)
+			a.check = get_finding_check(v, sub);
+		a.kind = get_finding_any(n, item, "kind");
+		a.file = get_finding_any(n, item, "file");
+		v = need(n, item, "match", sub);
+		if (v)
+			a.match = get_text(v, sub, NULL, NULL);
+		v = need(n, item, "reason", sub);
+		if (v)
+			a.reason = get_text(v, sub, NULL, NULL);
+		if (a.check && a.kind && a.file && a.match && a.reason)
+			p->facc[p->nfacc++] = a;
+	}
+}
+
+/*
+ * A patch's abi: a mapping of removes, adds and changes, each a sequence
+ * of symbols; a symbol named twice in one patch is an error.
+ */
+static void check_abi(struct patch *p, const struct node *map, const char *key)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *seq;
+	size_t k, i, j, cap = 0;
+
+	if (!want(map, N_MAP, key))
+		return;
+	check_keys(map, key, abi_kinds);
+	for (k = 0; abi_kinds[k]; k++) {
+		seq = lookup(map, abi_kinds[k]);
+		if (!seq)
+			continue;
+		key_join(sub, key, abi_kinds[k], strlen(abi_kinds[k]));
+		if (!want(seq, N_SEQ, sub))
+			continue;
+		for (i = 0; i < seq->nkid; i++) {
+			const char *sym;
+
+			key_index(item, sub, i);
+			sym = get_text(seq->kid[i], item, SYMBOL_SET,
+				       "[A-Za-z0-9_.]+");
+			if (!sym)
+				continue;
+			for (j = 0; j < p->nabi; j++)
+				if (!strcmp(p->abi[j].sym, sym))
+					break;
+			if (j < p->nabi) {
+				report(seq->kid[i], item,
+				       "symbol '%s' already declared (%s)",
+				       shown(seq->kid[i]), p->abi[j].kind);
+				continue;
+			}
+			p->abi = xgrow(p->abi, p->nabi, &cap, sizeof(*p->abi));
+			p->abi[p->nabi].kind = abi_kinds[k];
+			p->abi[p->nabi].sym = sym;
+			p->nabi++;
+		}
+	}
+}
+
+static void check_patches(struct series *s, const struct node *seq)
+{
+	char sub[KEY_LEN], item[KEY_LEN];
+	const struct node *n, *v;
+	size_t i;
+
+	if (!want(seq, N_SEQ, "patches"))
+		return;
+	if (!seq->nkid) {
+		report(seq, "patches", "must not be empty: list at least one patch");
+		return;
+	}
+	s->patches = xcalloc(seq->nkid, sizeof(*s->patches));
+	s->npatches = seq->nkid;
+	for (i = 0; i < seq->nkid; i++) {
+		struct patch *p = &s->patches[i];
+
+		n = seq->kid[i];
+		key_index(item, "patches", i);
+		if (!want(n, N_MAP, item))
+			continue;
+		check_keys(n, item, patch_keys);
+		v = need(n, item, "file", sub);
+		if (v) {
+			p->file = get_file(s, v, sub);
+			if (p->file)
+				add_entry(s, v, sub, p->file);
+		}
+		v = lookup(n, "checkpatch-accept");
+		if (v) {
+			key_join(sub, item, "checkpatch-accept", 17);
+			check_accepts(p, v, sub);
+		}
+		v = lookup(n, "findings-accept");
+		if (v) {
+			key_join(sub, item, "findings-accept", 15);
+			check_finding_accepts(p, v, sub);
+		}
+		v = lookup(n, "abi");
+		if (v) {
+			key_join(sub, item, "abi", 3);
+			check_abi(p, v, sub);
+		}
+		v = need(n, item, "expect", sub);
+		if (v)
+			p->expect = check_expect(s, v, sub);
+	}
+}
+
+void check_series(struct series *s, const struct node *root)
+{
+	const struct node *v, *tests;
+	char sub[KEY_LEN];
+
+	if (!want(root, N_MAP, ""))
+		return;
+	check_keys(root, "", top_keys);
+
+	v = need(root, "", "name", sub);
+	if (v)
+		s->name = get_name(v, sub);
+	v = need(root, "", "version", sub);
+	if (v)
+		get_int(v, sub, 1, INT_MAX, &s->version);
+	v = need(root, "", "cover-letter", sub);
+	if (v)
+		s->cover = get_file(s, v, sub);
+	v = need(root, "", "config", sub);
+	if (v)
+		s->config = get_file(s, v, sub);
+
+	/* Tests first: the expect mappings are checked against them. */
+	tests = lookup(root, "tests");
+	key_join(sub, "", "tests", 5);
+	if (tests)
+		check_tests(s, tests, sub);
+	v = lookup(root, "guest");
+	if (v)
+		check_guest(s, v);
+	v = need(root, "", "base", sub);
+	if (v)
+		check_base(s, v);
+	v = lookup(root, "boot");
+	if (v)
+		check_boot(s, v);
+	if (!tests)
+		report(root, "tests", "missing required key");
+	v = need(root, "", "patches", sub);
+	if (v)
+		check_patches(s, v);
+	/* After the patches: a skip names steps. */
+	v = lookup(root, "targets");
+	if (v)
+		check_targets(s, v);
+	else if (!arch_ok(s, DEFAULT_ARCH))
+		report(root, "targets",
+		       "missing required key: the default target's arch, %s, is not accepted (accepted: %s)",
+		       DEFAULT_ARCH, s->arch_list);
+}
