@@ -103,51 +103,42 @@ static bool guest_path_ok(const char *v)
 	       !(len >= 3 && !strcmp(v + len - 3, "/.."));
 }
 
+/* An operation's tests: a test id or a sequence of them, none twice. */
 static void check_op_tests(struct series *s, struct guest_op *op,
 			   const struct node *v, const char *key)
 {
+	/* One test may be named without brackets. */
+	bool one = v->type == N_SCALAR && !is_null(v);
 	char item[KEY_LEN];
-	size_t i, j;
+	size_t i, j, nr = 1;
 
-	if (v->type == N_SCALAR && !is_null(v)) {
-		/* One test may be named without brackets. */
-		const char *id = get_text(v, key, TEST_ID_SET, "[a-z0-9-]+");
-		ssize_t t;
-
-		if (!id)
+	if (!one) {
+		if (!want(v, N_SEQ, key))
 			return;
-		t = find_test(s, id, strlen(id));
-		if (t < 0) {
-			if (s->tests_ok)
-				report(v, key, "unknown test '%s' (declared tests: %s)",
-				       shown(v), s->declared);
+		if (!v->nkid) {
+			report(v, key, "must not be empty: name a test, or leave %s",
+			       "tests out for an operation of every test");
 			return;
 		}
-		op->tests = xcalloc(1, sizeof(*op->tests));
-		op->tests[op->ntests++] = t;
-		return;
+		nr = v->nkid;
 	}
-	if (!want(v, N_SEQ, key))
-		return;
-	if (!v->nkid) {
-		report(v, key, "must not be empty: name a test, or leave %s",
-		       "tests out for an operation of every test");
-		return;
-	}
-	op->tests = xcalloc(v->nkid, sizeof(*op->tests));
-	for (i = 0; i < v->nkid; i++) {
-		const struct node *n = v->kid[i];
-		const char *id;
+	op->tests = xcalloc(nr, sizeof(*op->tests));
+	for (i = 0; i < nr; i++) {
+		const struct node *n = one ? v : v->kid[i];
+		const char *id, *at = key;
 		ssize_t t;
 
-		key_index(item, key, i);
-		id = get_text(n, item, TEST_ID_SET, "[a-z0-9-]+");
+		if (!one) {
+			key_index(item, key, i);
+			at = item;
+		}
+		id = get_text(n, at, TEST_ID_SET, "[a-z0-9-]+");
 		if (!id)
 			continue;
 		t = find_test(s, id, strlen(id));
 		if (t < 0) {
 			if (s->tests_ok)
-				report(n, item, "unknown test '%s' (declared tests: %s)",
+				report(n, at, "unknown test '%s' (declared tests: %s)",
 				       shown(n), s->declared);
 			continue;
 		}
@@ -155,7 +146,7 @@ static void check_op_tests(struct series *s, struct guest_op *op,
 			if (op->tests[j] == (size_t)t)
 				break;
 		if (j < op->ntests) {
-			report(n, item, "test '%s' is named twice", shown(n));
+			report(n, at, "test '%s' is named twice", shown(n));
 			continue;
 		}
 		op->tests[op->ntests++] = t;

@@ -326,12 +326,11 @@ static void check_tests(struct series *s, const struct node *seq,
 		const struct node *id = NULL;
 		ssize_t j;
 
-		n = seq->kid[i];
-		key_index(item, key, i);
-		ok = want(n, N_MAP, item) && ok;
-		if (n->type != N_MAP)
+		n = map_item(seq, key, i, test_keys, item);
+		if (!n) {
+			ok = false;
 			continue;
-		check_keys(n, item, test_keys);
+		}
 		id = need(n, item, "id", sub);
 		if (id)
 			t.id = get_text(id, sub, TEST_ID_SET, "[a-z0-9-]+");
@@ -674,11 +673,9 @@ static void check_targets(struct series *s, const struct node *seq)
 	s->ntargets = seq->nkid;
 	for (i = 0; i < seq->nkid; i++) {
 		t = &s->targets[i];
-		n = seq->kid[i];
-		key_index(item, "targets", i);
-		if (!want(n, N_MAP, item))
+		n = map_item(seq, "targets", i, target_keys, item);
+		if (!n)
 			continue;
-		check_keys(n, item, target_keys);
 		v = need(n, item, "name", sub);
 		if (v)
 			t->name = get_target_name(v, sub);
@@ -710,11 +707,9 @@ static void check_accepts(struct patch *p, const struct node *seq,
 		/* Filled here, kept only when complete. */
 		struct accept a = { .type = NULL };
 
-		n = seq->kid[i];
-		key_index(item, key, i);
-		if (!want(n, N_MAP, item))
+		n = map_item(seq, key, i, accept_keys, item);
+		if (!n)
 			continue;
-		check_keys(n, item, accept_keys);
 		v = need(n, item, "type", sub);
 		if (v)
 			a.type = get_text(v, sub, TYPE_SET, "[A-Z0-9_]+");
@@ -770,11 +765,9 @@ static void check_finding_accepts(struct patch *p, const struct node *seq,
 		/* Filled here, kept only when complete. */
 		struct finding_accept a = { .check = NULL };
 
-		n = seq->kid[i];
-		key_index(item, key, i);
-		if (!want(n, N_MAP, item))
+		n = map_item(seq, key, i, finding_accept_keys, item);
+		if (!n)
 			continue;
-		check_keys(n, item, finding_accept_keys);
 		v = need(n, item, "check", sub);
 		if (v)
 			a.check = get_finding_check(v, sub);
@@ -853,11 +846,9 @@ static void check_patches(struct series *s, const struct node *seq)
 	for (i = 0; i < seq->nkid; i++) {
 		struct patch *p = &s->patches[i];
 
-		n = seq->kid[i];
-		key_index(item, "patches", i);
-		if (!want(n, N_MAP, item))
+		n = map_item(seq, "patches", i, patch_keys, item);
+		if (!n)
 			continue;
-		check_keys(n, item, patch_keys);
 		v = need(n, item, "file", sub);
 		if (v) {
 			p->file = get_file(s, v, sub);

@@ -603,6 +603,23 @@ void check_keys(const struct node *map, const char *key,
 	}
 }
 
+/*
+ * Item @i of the sequence @seq at @key, its key path written to @item:
+ * the item when it is a mapping (its keys not in @allowed reported),
+ * else NULL.
+ */
+const struct node *map_item(const struct node *seq, const char *key,
+			    size_t i, const char * const *allowed, char *item)
+{
+	const struct node *n = seq->kid[i];
+
+	key_index(item, key, i);
+	if (!want(n, N_MAP, item))
+		return NULL;
+	check_keys(n, item, allowed);
+	return n;
+}
+
 /* The value for @name in @map (first occurrence), or NULL. */
 struct node *lookup(const struct node *map, const char *name)
 {

@@ -240,6 +240,8 @@ bool is_null(const struct node *n);
 bool want(const struct node *n, enum ntype t, const char *key);
 void check_keys(const struct node *map, const char *key,
 		const char * const *allowed);
+const struct node *map_item(const struct node *seq, const char *key,
+			    size_t i, const char * const *allowed, char *item);
 struct node *lookup(const struct node *map, const char *name);
 struct node *need(const struct node *map, const char *key, const char *name,
 		  char *sub);
