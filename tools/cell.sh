@@ -41,6 +41,8 @@
 source "$TOP/tools/cache.sh"
 # shellcheck source=tools/stage-lib.sh
 source "$TOP/tools/stage-lib.sh"
+# shellcheck source=tools/sandbox.sh
+source "$TOP/tools/sandbox.sh"
 
 # Where the stage programs are (the tests point it at fake ones).
 STAGE_DIR=$TOP/tools/stages
@@ -404,8 +406,10 @@ cell_skip()
 # cell_exec(): run stage program $5 (STAGE_DIR/$5) on inputs file $4,
 # with record $1, log $2 and details $3, in its own process and a clean
 # environment (PATH, the locale, TMPDIR and V only: no HOME, no SMTP or
-# git credentials, no ssh agent, none of the driver's variables). A
-# program that exits without a result failed as no verdict.
+# git credentials, no ssh agent, none of the driver's variables), in the
+# sandbox (tools/sandbox.sh): it may write the run dir alone, and runs
+# the tree's scripts. A program that exits without a result failed as
+# no verdict; one whose tools the sandbox stopped fails, saying so.
 # Usage (through cell_run): cell_exec REC LOG DETAIL INPUTS PROGRAM
 cell_exec()
 {
@@ -414,15 +418,17 @@ cell_exec()
 	local detail=$1; shift
 	local inputs=$1; shift
 	local prog=$1; shift
-	local rc
-	local -a keep=()
+	local rc stopped rules
+	local -a keep=() sb=()
 
 	[[ -n "${LANG:-}" ]] && keep+=("LANG=$LANG")
 	[[ -n "${LC_ALL:-}" ]] && keep+=("LC_ALL=$LC_ALL")
 	# V=1, the user's own setting: the program's tools show their output.
 	[[ -n "${V:-}" ]] && keep+=("V=$V")
+	sandbox_argv sb --rw "$RUNDIR" --ro "$TOP" --ro "$STAGE_DIR" --ro "$WORKDIR" \
+		--ro "${WT:-$WORKDIR}" --ro "${SERIES%/*}"
 	# shellcheck disable=SC2094  # the program appends to its log too
-	env -i PATH="$PATH" TMPDIR="${TMPDIR:-/tmp}" "${keep[@]}" \
+	"${sb[@]}" env -i PATH="$PATH" TMPDIR="${TMPDIR:-/tmp}" "${keep[@]}" \
 		"$STAGE_DIR/$prog" "$inputs" "$rec" "$log" "$detail" \
 		>> "$log" 2>&1 < /dev/null
 	rc=$?
@@ -430,6 +436,10 @@ cell_exec()
 	if [[ -z "$REC_STATUS" ]]; then
 		result "$rec" FAIL "${STAGE_DIR#"$TOP"/}/$prog exited $rc without a result (see its log)"
 		result_nocache "$rec"
+	elif stopped=$(sandbox_stopped "$log"); then
+		sandbox_summary rules "$stopped"
+		result "$rec" FAIL "the sandbox stopped what it ran: $rules"
+		printf '%s\n' "$stopped" >> "$detail"
 	fi
 	return 0
 }

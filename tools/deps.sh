@@ -13,7 +13,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 declare -A GROUP=(
 	[tools]="gcc make libc6-dev libyaml-dev pkg-config"
-	[bisect]="build-essential flex bison bc libelf-dev libssl-dev ccache cpio kmod rsync xz-utils perl codespell sparse python3 qemu-system-x86 dracut-core git"
+	[bisect]="build-essential flex bison bc libelf-dev libssl-dev ccache cpio kmod rsync xz-utils perl codespell sparse python3 qemu-system-x86 dracut-core git bubblewrap"
 	[lint]="shellcheck linux-source-6.1"
 	[send]="b4 git python3-aiosmtpd"
 	[dist]="distcc"

@@ -87,7 +87,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 72
+t_plan 74
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -272,13 +272,17 @@ fake_prog q beta
 fake_prog r where
 printf '#!/bin/bash\necho "no result here"\nexit 3\n' > "$STAGE_DIR/mute"
 printf '#!/bin/bash\n' > "$STAGE_DIR/lost"
-chmod +x "$STAGE_DIR/mute" "$STAGE_DIR/lost"
+# shellcheck disable=SC2016  # $2 is the program's own
+printf '#!/bin/bash\necho x > "%s/.t-cell-escape"\nprintf "status\\tok\\nsummary\\tfine\\n" > "$2"\n' \
+	"$T_TOP" > "$STAGE_DIR/escape"
+chmod +x "$STAGE_DIR/mute" "$STAGE_DIR/lost" "$STAGE_DIR/escape"
 cat > "$T_TMP/prog-stages.tsv" <<'EOF'
 a	-	step	yes	driver	-	the driver's
 p	a	step	no	beside-build	calls,alpha	reads alpha
 q	a	step	no	beside-build	calls,beta	reads beta
 mute	a	step	no	beside-build	calls	leaves no result
 lost	a	step	no	beside-build	calls,nosuch	an input no one gives
+escape	a	step	no	beside-build	calls	writes where it may not
 r	a	target	no	after-build	calls,where	per target
 EOF
 load_stages "$T_TMP/prog-stages.tsv"
@@ -298,6 +302,8 @@ run_progs()
 {
 	new_run "$1"
 	mkdir -p "$RUNDIR/inputs"
+	# In the run dir: a program may write there alone (its sandbox).
+	CALLS=$RUNDIR/calls
 	: > "$CALLS"
 	cell_prog 1 - p
 	cell_prog 1 - q
@@ -332,6 +338,13 @@ t_eq "a program that exits without a result: no verdict, not stored" \
 	"FAIL|${STAGE_DIR#"$T_TOP"/}/mute exited 3 without a result (see its log)|1" \
 	"$(rec_get "$(cell_rec 1 - mute)" status)|$(rec_get "$(cell_rec 1 - mute)" summary)|$(rec_get "$(cell_rec 1 - mute)" nocache)"
 t_grep "and what it printed is in its log" '^no result here$' "$(cell_log 1 - mute)"
+cell_prog 1 - escape
+t_eq "a program that writes outside its run dir: stopped by the sandbox, and said" \
+	"FAIL|the sandbox stopped what it ran: read-only host (1)|no file" \
+	"$(rec_get "$(cell_rec 1 - escape)" status)|$(rec_get "$(cell_rec 1 - escape)" summary)|$(
+		[[ -e "$T_TOP/.t-cell-escape" ]] && echo "$T_TOP/.t-cell-escape written" || echo no file)"
+t_grep "its details quote what was refused" \
+	"^sandbox: read-only host: .*\.t-cell-escape: Read-only file system" "$(cell_detail 1 - escape)"
 : > "$CALLS"
 cell_prog 1 tA r
 cell_prog 1 tB r

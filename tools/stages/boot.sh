@@ -275,7 +275,7 @@ boot_tools()
 guest_bins()
 {
 	local t=$1; shift
-	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc srcs=() bins=()
+	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc srcs=() bins=() sb=()
 	local flags="-O2 -Wall -static"
 
 	GUEST_BIN[$arch]='' GUEST_BIN_SUM[$arch]=''
@@ -297,9 +297,12 @@ guest_bins()
 		tmp=$dir.tmp.$$
 		rm -rf "$tmp"
 		mkdir -p "$tmp" || die "cannot make $tmp"
+		# The series' code: compiled in the sandbox, which may
+		# write the new dir alone.
+		sandbox_argv sb --rw "$tmp" --ro "$GUEST_PROGRAMS"
 		for name in "${bins[@]}"; do
 			# shellcheck disable=SC2086  # the flags are words
-			"$USER_CC" $flags -o "$tmp/$name" "$GUEST_PROGRAMS/$name.c" \
+			"${sb[@]}" "$USER_CC" $flags -o "$tmp/$name" "$GUEST_PROGRAMS/$name.c" \
 				> "$tmp/$name.log" 2>&1 || {
 				sed -n '1,20p' "$tmp/$name.log" >&2
 				rm -rf "$tmp"

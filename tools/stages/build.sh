@@ -42,22 +42,27 @@ kmake()
 	"${KMAKE[@]}" "$@"
 }
 
-# kmake_argv(): set KMAKE to kmake's command, for running it as a program.
+# kmake_argv(): set KMAKE to kmake's command, for running it as a program:
+# in the sandbox (tools/sandbox.sh), where the build dir, the ccache and
+# the artifact dirs are all it may write.
 kmake_argv()
 {
 	# ccache takes any value of CCACHE_DISABLE, even empty, as "on".
-	local off=() ident=()
+	local off=() ident=() sb=()
+	local ccache=${CCACHE_DIR:-$WORKDIR/ccache-nodepend}
 	[[ "${BUILD_CCACHE_OFF:-}" == 1 ]] && off=(CCACHE_DISABLE=1)
 	[[ -n "${BUILD_IDENT:-}" ]] && ident=(KBUILD_BUILD_VERSION="$BUILD_IDENT")
 	build_dist_args
+	build_sandbox sb --rw "$ccache" --rw "$WORKDIR/artifacts"
 	# No depend mode, whatever a system ccache.conf or the environment
 	# says; no sloppiness of the user's either. Modules carry debug
 	# info (vmlinux does not: its link and size would double): a guest
 	# hung in a module's code is named with its file and line
 	# (boot.sh boot_hang).
-	KMAKE=(env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}" "${BUILD_DIST_ARGS[@]}"
+	KMAKE=("${sb[@]}" env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}"
+		"${BUILD_DIST_ARGS[@]}"
 		CCACHE_NODEPEND=1
-		CCACHE_DIR="${CCACHE_DIR:-$WORKDIR/ccache-nodepend}"
+		CCACHE_DIR="$ccache"
 		make -C "$WT" O="$OUT" -j"$JOBS"
 		ARCH="$KARCH" CROSS_COMPILE="$CROSS"
 		CC="ccache $TGT_CC" "${TGT_MAKE[@]}"
@@ -67,6 +72,29 @@ kmake_argv()
 		KBUILD_BUILD_TIMESTAMP="$BUILD_TIMESTAMP"
 		KBUILD_BUILD_USER=bisect
 		KBUILD_BUILD_HOST=bisect-check)
+}
+
+# build_sandbox(): the array named $1 = the sandbox of a command of the
+# tree's that builds into the build dir OUT (tools/sandbox.sh): that dir
+# writable, with the dirs of options $2... (--rw DIR, made when
+# missing); this repository, WORKDIR, the worktree and the target's
+# config fragments readable; the host's network only for distcc
+# (BUILD_HOSTS).
+build_sandbox()
+{
+	local -n __bs=$1; shift
+	local -a opts=(--rw "$OUT" --ro "$TOP" --ro "$WORKDIR" --ro "${WT%/*}")
+	local a f
+
+	# The config fragments, wherever the series keeps them.
+	for f in "${TGT_FRAGMENTS[@]}"; do
+		opts+=(--ro "${f%/*}")
+	done
+	for a in "$@"; do
+		[[ "$a" == --* ]] || mkdir -p "$a"
+	done
+	build_dist_on && opts+=(--net)
+	sandbox_argv __bs "${opts[@]}" "$@"
 }
 
 # Distributed compiles: with BUILD_HOSTS="host[:port][/slots] ..." (the
@@ -118,8 +146,10 @@ build_dist_args()
 {
 	BUILD_DIST_ARGS=()
 	build_dist_on || return 0
+	# distcc's own state dir: HOME is hidden in the sandbox.
 	BUILD_DIST_ARGS=(CCACHE_PREFIX=distcc DISTCC_HOSTS="$BUILD_HOSTS"
-		DISTCC_FALLBACK="${DISTCC_FALLBACK:-1}" DISTCC_LOG="$OUT/.bisect-distcc.log")
+		DISTCC_FALLBACK="${DISTCC_FALLBACK:-1}" DISTCC_LOG="$OUT/.bisect-distcc.log"
+		DISTCC_DIR="$OUT/.bisect-distcc")
 }
 
 # build_dist_begin(): a build of $OUT starts: empty its distcc log,
@@ -208,10 +238,14 @@ build_touch_changed()
 build_config()
 {
 	local log=$1; shift
+	local -a sb=()
 
 	[[ -f "$OUT/.config" ]] && return 0
 	mkdir -p "$OUT" || return 1
-	(cd "$WT" && run_logged "$log" env ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+	# merge_config.sh writes its temporary config where it runs, in the
+	# tree: the worktree is writable to it.
+	build_sandbox sb --rw "$WT"
+	(cd "$WT" && run_logged "$log" "${sb[@]}" env ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
 		CC="$TGT_CC" "${TGT_MAKE[@]}" scripts/kconfig/merge_config.sh \
 		-n -O "$OUT" "${TGT_FRAGMENTS[@]}")
 	if grep -q 'not in final .config' "$log" || [[ ! -f "$OUT/.config" ]]; then
@@ -369,7 +403,7 @@ stage_build()
 	local detail=$1; shift
 	local art=$1; shift
 	local prev_warn=$1; shift
-	local head new kver merge_log tmp gm
+	local head new kver merge_log tmp gm stopped rules
 
 	head=$(git_k rev-parse "HEAD^{tree}")
 	BUILD_IDENT=$(build_ident "$head")
@@ -470,6 +504,17 @@ stage_build()
 	fi
 	build_dist_end "$detail" "$log"
 
+	if stopped=$(sandbox_stopped "$log"); then
+		sandbox_summary rules "$stopped"
+		result "$rec" FAIL "the sandbox stopped what the tree's build tried: $rules"
+		{
+			echo "expected: a build that stays in its build dir (tools/sandbox.sh)"
+			echo "actual:"
+			printf '  %s\n' "${stopped//$'\n'/$'\n'  }"
+			echo "next: the commit's Makefiles or scripts do the above: drop it, or find who wrote it"
+		} > "$detail"
+		return "$EXIT_FAIL"
+	fi
 	if [[ -n "$new" && "${BUILD_IGNORE_WARNINGS:-0}" != 1 ]]; then
 		result "$rec" FAIL "$(wc -l <<< "$new") new warning(s)"
 		{
