@@ -19,6 +19,9 @@
 #         (LOCK_WAIT)
 #         12 qemu-system-x86_64 or dracut missing
 #         13 WORKDIR read-only or full (tmpfs mounts; needs root)
+#         14 a commit that fails on one target only
+#         15 commits that fail the robots' cheap checks
+#         16 a hostile Makefile: the sandbox stops it, honest steps pass
 #
 # Other people may run the pipeline on the same WORKDIR meanwhile, so
 # every run here waits for the lock (LOCK_WAIT=900), finds its run dir by
@@ -51,7 +54,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -492,6 +495,86 @@ case_build_error()
 		'samples/hw_breakpoint/data_breakpoint\.c:[0-9]+:[0-9]+: error: ' "$F_RUN/details/1-$E2E_TARGET-build.txt"
 	t_grep "build-error: details say what to do" '^next: ' "$F_RUN/details/1-$E2E_TARGET-build.txt"
 	f_left_behind build-error "$F_PID"
+	f_case_end
+}
+
+# f_listen(): listen on 127.0.0.1:$1 in the background for at most 30
+# minutes, writing a line to file $2 for every connection; F_LISTENER is
+# its pid. Returns once it listens.
+f_listen()
+{
+	local port=$1; shift
+	local file=$1; shift
+	local i
+
+	: > "$file"
+	python3 -c '
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(4)
+s.settimeout(1)
+open(sys.argv[2] + ".ready", "w").close()
+end = time.time() + 1800
+while time.time() < end:
+    try:
+        c, a = s.accept()
+    except socket.timeout:
+        continue
+    with open(sys.argv[2], "a") as f:
+        f.write("connection from %s:%d\n" % a)
+    c.close()
+' "$port" "$file" &
+	F_LISTENER=$!
+	for ((i = 0; i < 50; i++)); do
+		[[ -e "$file.ready" ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# case_sandbox(): a commit whose Makefile writes to the builder's home,
+# reads a secret planted there, connects to a listener on 127.0.0.1 and
+# leaves a process running (test/fixtures/faults/hostile.patch). The
+# sandbox stops each; the build cell names the rules; the honest step
+# before it passes.
+case_sandbox()
+{
+	local home secret sum conn det
+
+	f_case 16 "a hostile Makefile: the sandbox stops it, honest steps pass"
+	home=$(getent passwd "$(id -u)" | cut -d: -f6)
+	secret=$home/.bisect-hostile-secret
+	rm -f "$home/.bisect-hostile-written"
+	echo "planted by t-50 case 16, $(date +%s%N)" > "$secret"
+	sum=$(sha1sum < "$secret")
+	conn=$T_TMP/hostile-connections
+	f_listen 47613 "$conn" || echo "# the listener on 127.0.0.1:47613 did not start"
+	# FORCE=1: a cached verdict would run no Makefile, and prove nothing.
+	f_run hostile "$FIX/hostile.yaml" FORCE=1
+	kill "$F_LISTENER" 2>/dev/null
+	wait "$F_LISTENER" 2>/dev/null
+	det=$F_RUN/details/2-$E2E_TARGET-build.txt
+	t_eq "hostile: exit 1" 1 "$F_RC"
+	t_eq "hostile: the honest step 1 builds, boots and passes its tests" "ok ok ok" \
+		"$(for st in build boot tests; do f_cell "$F_RUN" 1 "$st" | cut -d' ' -f1; done | xargs)"
+	t_eq "hostile: step 2's build fails, saying the sandbox stopped it" \
+		"FAIL the sandbox stopped what the tree's build tried:" \
+		"$(f_cell "$F_RUN" 2 build | cut -d" " -f1-9)"
+	t_grep "hostile: the write to HOME: read-only host" \
+		"^  sandbox: read-only host: .*\.bisect-hostile-written: Read-only file system" "$det"
+	t_grep "hostile: the read of the secret: HOME hidden" \
+		"^  sandbox: HOME hidden: .*\.bisect-hostile-secret: No such file or directory" "$det"
+	t_grep "hostile: the connection: no network" "^  sandbox: no network: .*Connection refused" "$det"
+	t_grep "hostile: the process left running: killed" "^  sandbox: own processes: killed " "$det"
+	t_eq "hostile: the secret is unchanged and nothing was written to HOME" "$sum|no file" \
+		"$(sha1sum < "$secret")|$([[ -e "$home/.bisect-hostile-written" ]] && echo written || echo no file)"
+	t_eq "hostile: the listener on 127.0.0.1 got no connection" "" "$(cat "$conn" 2>&1)"
+	t_eq "hostile: no process of the Makefile's is left" "" "$(pgrep -af bisect-hostile-sleeper)"
+	rm -f "$secret" "$home/.bisect-hostile-written"
+	pkill -f bisect-hostile-sleeper 2>/dev/null
+	f_left_behind hostile "$F_PID"
 	f_case_end
 }
 
@@ -1018,6 +1101,7 @@ f_want 12 && case_missing_tool
 f_want 13 && case_workdir
 f_want 14 && case_targets
 f_want 15 && case_robots
+f_want 16 && case_sandbox
 f_want end && case_end
 
 if ((T_NUM != plan)); then
