@@ -63,6 +63,7 @@ help: ## list the targets and variables
 	@echo '  KEEP=1         keep the throwaway worktree and say where'
 	@echo '  FORCE=1        ignore the result cache'
 	@echo '  TARGETS="t ..." only these targets of the series (default: all it declares)'
+	@echo '  SANDBOX=0      run the tree'"'"'s Makefiles and scripts without the sandbox (README, Sandbox)'
 	@echo '  SEND=1|reflect make send: really send (default: write messages only)'
 	@echo '  PRUNE_RUNS=n   run dirs kept (default 20); PRUNE_DAYS=n: unused entries kept (default 14)'
 	@echo 'Exit: make bisect-check exits 0 when every cell passed, else 2 (make'"'"'s own code)'
