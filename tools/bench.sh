@@ -13,6 +13,10 @@
 #                core between them) the way BUILD_HOSTS sends them: the
 #                overhead of going through distcc (BENCH_DISTCC_GOAL: what
 #                it builds, default the image and the modules)
+#   sandbox      the first target's cold build again, on the same tree and
+#                cores, merge_config.sh and make in the sandbox
+#                bisect-check runs them in (tools/sandbox.sh): what the
+#                sandbox costs a build, and one sandbox's start
 #   cold         make bisect-check in an empty WORKDIR (import, worktree,
 #                every build, every boot)
 #   warm         the same again, nothing changed
@@ -29,7 +33,8 @@
 #                ccache: the cost per commit, from the cells' own times
 #
 # Goals: warm < 1 s, edit-3/3 <= 10 s per target, cold <= 1.15 x
-# cold-build, naive / warm >= 3, distcc <= 1.10 x cold-build of its target. Uses its own WORKDIR (BENCH_DIR, default
+# cold-build, naive / warm >= 3, distcc <= 1.10 x cold-build of its target,
+# sandbox <= 1.03 x cold-build of its target. Uses its own WORKDIR (BENCH_DIR, default
 # $WORKDIR/bench), leaving the user's untouched. BENCH_CASES picks cases.
 
 # The cases are called through timed().
@@ -42,9 +47,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 source "$TOP/tools/cache.sh"
 # shellcheck source=tools/series.sh
 source "$TOP/tools/series.sh"
+# shellcheck source=tools/sandbox.sh
+source "$TOP/tools/sandbox.sh"
 
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
-CASES=${BENCH_CASES:-cold-build distcc cold warm edit-3/3 long robots naive}
+CASES=${BENCH_CASES:-cold-build distcc sandbox cold warm edit-3/3 long robots naive}
 BENCH_LONG=${BENCH_LONG:-12}
 # The edit-3/3 case's comment carries it, and the long case's: an
 # earlier bench's builds of them must not be in the cache.
@@ -162,6 +169,40 @@ distcc_build()
 	DISTCC_NOTE=$("$TOP/tools/bin/distlog" --host "${hosts[0]}" --host "${hosts[1]}" \
 		"$dd/client.log" | sed -n 's/^summary\t//p')
 	return "$rc"
+}
+
+# sandbox_build(): the cold build of the first target of cold_build
+# again, config and make in the sandbox (SECS of sandbox:TARGET), and
+# SANDBOX_START_MS, what starting one empty sandbox takes (the mean of
+# 20).
+sandbox_build()
+{
+	local src=$COLD_SRC out=$BENCH_DIR/sandbox-out t=${TGT_NAMES[0]} t0 i
+	local -a sb=()
+
+	if [[ ! -f "$src/Makefile" ]]; then
+		mkdir -p "$src" &&
+			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
+	fi
+	target_select "$t"
+	rm -rf "$out"
+	mkdir -p "$out" || return 1
+	# As bisect-check's build_config: the tree writable to
+	# merge_config.sh's temporary file.
+	sandbox_argv sb --rw "$out" --rw "$src" --ro "$TOP" --ro "$WORKDIR"
+	t0=$(now_ms)
+	(cd "$src" && "${sb[@]}" env ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="$TGT_CC" \
+		"${TGT_MAKE[@]}" scripts/kconfig/merge_config.sh -n -O "$out" "${TGT_FRAGMENTS[@]}" \
+		> "$out/merge.log" 2>&1) || return 1
+	"${sb[@]}" make -C "$src" O="$out" -j"$JOBS" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
+		CC="$TGT_CC" "${TGT_MAKE[@]}" LOCALVERSION= "${IMAGE##*/}" modules \
+		> "$out/build.log" 2>&1 || return 1
+	SECS[sandbox:$t]=$((($(now_ms) - t0) / 100))
+	t0=$(now_ms)
+	for ((i = 0; i < 20; i++)); do
+		"${sb[@]}" true > /dev/null || return 1
+	done
+	SANDBOX_START_MS=$((($(now_ms) - t0) / 20))
 }
 
 # run_check(): bisect-check in the bench WORKDIR.
@@ -293,7 +334,7 @@ report()
 	local c v t
 	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series $SERIES_NAME v$SERIES_VERSION"
 	printf '%-12s %10s   %s\n' case seconds note
-	for c in cold-build distcc cold warm edit-3/3 long robots naive; do
+	for c in cold-build distcc sandbox cold warm edit-3/3 long robots naive; do
 		v=${SECS[$c]:-}
 		[[ -n "$v" ]] || continue
 		printf '%-12s %10s   ' "$c" "$(awk -v d="$v" 'BEGIN { printf "%.1f", d / 10 }')"
@@ -304,6 +345,8 @@ report()
 			echo ;;
 		distcc) t=${TGT_NAMES[0]}
 			echo "$t through two local daemons: $(awk -v d="${SECS[distcc:$t]:-0}" 'BEGIN { printf "%.1f", d / 10 }') s, / cold-build $t = $(ratio "${SECS[distcc:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.10); distcc: ${DISTCC_NOTE:-?}" ;;
+		sandbox) t=${TGT_NAMES[0]}
+			echo "$t in the sandbox: / cold-build $t = $(ratio "${SECS[sandbox:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.03); one sandbox starts in ${SANDBOX_START_MS:-?} ms" ;;
 		cold) echo "cold / cold-build = $(ratio "$v" "${SECS[cold-build]:-0}") (goal <= 1.15)" ;;
 		warm) echo "goal < 1 s" ;;
 		edit-3/3) echo "${#TGT_NAMES[@]} target(s) (goal <= 10 s per target)" ;;
@@ -343,6 +386,7 @@ main()
 	bench_series || die "cannot write the bench's copy of $SERIES"
 	[[ " $CASES " == *" cold-build "* ]] && { timed cold-build cold_build || die "cold build failed (see $BENCH_DIR/cold-out/build.log)"; }
 	[[ " $CASES " == *" distcc "* ]] && { timed distcc distcc_build || die "distcc build failed (see $BENCH_DIR/distcc-out/build.log, $BENCH_DIR/distcc)"; }
+	[[ " $CASES " == *" sandbox "* ]] && { timed sandbox sandbox_build || die "sandboxed build failed (see $BENCH_DIR/sandbox-out/build.log)"; }
 	rm -rf "$COLD_SRC"
 	if [[ " $CASES " == *" cold "* ]]; then
 		rm -rf "$BENCH_DIR/wd"
