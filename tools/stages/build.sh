@@ -146,7 +146,9 @@ build_dist_args()
 {
 	BUILD_DIST_ARGS=()
 	build_dist_on || return 0
-	# distcc's own state dir: HOME is hidden in the sandbox.
+	# distcc's own state dir, which it does not make itself: HOME is
+	# hidden in the sandbox.
+	mkdir -p "$OUT/.bisect-distcc"
 	BUILD_DIST_ARGS=(CCACHE_PREFIX=distcc DISTCC_HOSTS="$BUILD_HOSTS"
 		DISTCC_FALLBACK="${DISTCC_FALLBACK:-1}" DISTCC_LOG="$OUT/.bisect-distcc.log"
 		DISTCC_DIR="$OUT/.bisect-distcc")
