@@ -29,6 +29,8 @@ PROG=${PROG:-$(basename "$0")}
 : "${WORKDIR:=${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}"
 : "${JOBS:=$(nproc)}"
 : "${SERIES:=$TOP/series.yaml}"
+# QUIET=1 (bisect-check -q): no progress of long work (builds, the run).
+: "${QUIET:=0}"
 
 # b4_config_of(): the b4 config `make send` uses for series file $1 (and
 # the cc check judges): the .b4-config beside the series file, else

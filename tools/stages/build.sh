@@ -234,6 +234,82 @@ build_touch_changed()
 	done < "$state"
 }
 
+# The lines kbuild prints for each step of its work ("  CC      init/main.o",
+# "  LD [M]  ..."): what build_watch counts.
+readonly BUILD_STEP_RE='^  [A-Z][A-Z0-9_]* '
+
+# build_watch(): while the build writing log $1 (into OUT, for target
+# TGT) runs, say how far it is: kbuild's steps so far against those of
+# this build dir's last build (OUT/.bisect-steps), or for a fresh dir
+# of the target's last fresh build (WORKDIR/progress/TARGET.fresh); the
+# time so far, and what is left at that rate. In place every 2 s on a
+# terminal, a line a minute otherwise (a CI log); nothing with QUIET=1.
+# Runs until killed.
+build_watch()
+{
+	local log=$1; shift
+	local id=${log##*/} total='' n t0 el left line every=60 tty=0 cleared=1 nap=''
+
+	[[ "${QUIET:-0}" == 1 ]] && return 0
+	[[ -t 2 ]] && tty=1 every=2
+	id=${id%%-*}
+	if [[ -f "$OUT/.config" && -r "$OUT/.bisect-steps" && -f "$OUT/.bisect-trees" ]]; then
+		read -r total < "$OUT/.bisect-steps"
+	elif [[ -r "$WORKDIR/progress/$TGT.fresh" ]]; then
+		read -r total < "$WORKDIR/progress/$TGT.fresh"
+	fi
+	[[ "$total" =~ ^[1-9][0-9]*$ ]] || total=
+	t0=$(now_ms)
+	# Killed: no sleep of it left (a run leaves no process behind), and
+	# the terminal's line cleared.
+	trap '[[ -n "$nap" ]] && kill "$nap" 2> /dev/null; ((tty && !cleared)) && printf "\r\033[K" >&2; exit 0' TERM
+	while :; do
+		sleep "$every" &
+		nap=$!
+		wait "$nap"
+		n=$(grep -c -E "$BUILD_STEP_RE" "$log" 2> /dev/null)
+		el=$((($(now_ms) - t0) / 1000))
+		line="$TGT build of ${STEP_LABEL[id]:-$id}: $n"
+		if [[ -n "$total" ]] && ((n > 0)); then
+			((n <= total)) && left=$((el * (total - n) / n)) || left=0
+			line+=" of $total steps ($((100 * n / total))% by the last build), $(fmt_s "$el"), about $(fmt_s "$left") left"
+		else
+			line+=" steps, $(fmt_s "$el") (no earlier build of this dir to go by)"
+		fi
+		if ((tty)); then
+			printf '\r\033[K%s: %s' "$PROG" "$line" >&2
+			cleared=0
+		else
+			msg "$line"
+		fi
+	done
+}
+
+# fmt_s(): seconds $1 as "1m05s" or "42s".
+fmt_s()
+{
+	if (($1 >= 60)); then
+		printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+	else
+		printf '%ds' "$1"
+	fi
+}
+
+# build_steps_keep(): the steps the build of log $1 took, for the next
+# build of its dir (build_watch); with $2 = 1 (a fresh dir) for the
+# target's next fresh build as well.
+build_steps_keep()
+{
+	local log=$1; shift
+	local fresh=$1; shift
+	local n
+
+	n=$(grep -c -E "$BUILD_STEP_RE" "$log" 2> /dev/null) || return 0
+	echo "$n" > "$OUT/.bisect-steps"
+	((fresh)) || return 0
+	mkdir -p "$WORKDIR/progress" && echo "$n" > "$WORKDIR/progress/$TGT.fresh"
+}
+
 # build_config(): give a build dir without one the target's .config
 # (allnoconfig plus the series' fragment and the target's); fail when a
 # fragment does not apply.
@@ -405,7 +481,7 @@ stage_build()
 	local detail=$1; shift
 	local art=$1; shift
 	local prev_warn=$1; shift
-	local head new kver merge_log tmp gm stopped rules
+	local head new kver merge_log tmp gm stopped rules watch rc fresh=0
 
 	head=$(git_k rev-parse "HEAD^{tree}")
 	BUILD_IDENT=$(build_ident "$head")
@@ -414,7 +490,7 @@ stage_build()
 	rm -f "$art/identity.tsv"
 	build_dist_begin
 	BUILD_CCACHE_OFF=
-	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1
+	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
 	build_touch_changed "$log"
 	# Until the build succeeds, the dir holds a mix of both trees.
 	{ cat "$OUT/.bisect-trees" 2>/dev/null; echo "$head"; } | sort -u > "$OUT/.bisect-trees.new"
@@ -440,7 +516,13 @@ stage_build()
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	if ! run_logged "$log" kmake "${IMAGE##*/}" modules; then
+	build_watch "$log" &
+	watch=$!
+	run_logged "$log" kmake "${IMAGE##*/}" modules
+	rc=$?
+	kill "$watch" 2> /dev/null
+	wait "$watch" 2> /dev/null
+	if ((rc != 0)); then
 		result "$rec" FAIL "build failed"
 		{
 			echo "first errors:"
@@ -452,6 +534,7 @@ stage_build()
 		return "$EXIT_FAIL"
 	fi
 	echo "$head" > "$OUT/.bisect-trees"
+	build_steps_keep "$log" "$fresh"
 
 	# Warnings: the previous step's, minus those of files rebuilt now,
 	# plus the ones this build printed. New ones fail the cell.
