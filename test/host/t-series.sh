@@ -79,7 +79,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 285
+t_plan 293
 
 # ---- valid series ----
 
@@ -105,6 +105,48 @@ t_eq "minimal: default timeout, no prep (minimal.golden)" \
 	"$(< "$FIX/minimal.golden")" "$(golden "$FIX_REAL")"
 t_eq "minimal: no targets: the one default target" \
 	"target	x86_64-gcc	x86_64	gcc	-	yes" "$(grep '^target	' "$OUT")"
+
+# ---- a series without claims ----
+
+run_in "$FIX" claimless.yaml
+t_eq "claimless: exit 0, nothing on stderr" "0 " "$RC $(< "$ERR")"
+t_eq "claimless: records match claimless.golden" "$(< "$FIX/claimless.golden")" \
+	"$(golden "$FIX_REAL")"
+t_eq "claimless: no cover, test, guest, prep or expect record" "" \
+	"$(grep -Ev '^(name|version|config|package|timeout|target|patch)	' "$OUT")"
+
+# Variants of claimless.yaml, in a copy of the fixture directory.
+claim=$T_TMP/claimless
+mkdir -p "$claim"
+cp -R "$FIX/patches" "$FIX/bisect.config" "$FIX/cover-letter.txt" "$claim/"
+claim_real=$(cd "$claim" && pwd -P)
+# variant(): claimless.yaml edited by the sed script $1, as
+# $claim/v.yaml, run from there.
+variant()
+{
+	sed "$1" "$FIX/claimless.yaml" > "$claim/v.yaml"
+	run_in "$claim" v.yaml
+}
+
+variant 's/^patches:/tests: []\npatches:/'
+t_eq "claimless with tests: []: the same records" \
+	"0 $(< "$FIX/claimless.golden")" "$RC $(golden "$claim_real")"
+variant 's/^  package: .*/&\n  prep: [patches\/prep\/0001-prep.patch]\n  expect: {}/'
+t_eq "claimless with prep and an empty expect: the prep record, no expect" \
+	"0 prep	@DIR@/patches/prep/0001-prep.patch" \
+	"$RC $(golden "$claim_real" | grep -E '^(prep|expect)	')"
+variant 's/^  package: .*/&\n  expect: {ghost: yes}/'
+t_eq "no tests, an expect naming one: exit 2, unknown test" \
+	"2 v.yaml:9:12: error: base.expect.ghost: unknown test 'ghost' (declared tests: none)" \
+	"$RC $(head -n 1 "$ERR")"
+variant 's/^  package: .*/&\n  prep:/'
+t_eq "prep given empty: exit 2, write []" \
+	"2 v.yaml:9:8: error: base.prep: expected a sequence, got an empty value (write [] for none)" \
+	"$RC $(head -n 1 "$ERR")"
+variant 's/^patches:/tests:\n  - {id: one, claim: a claim}\npatches:/'
+t_eq "tests declared: base.expect and each patch's expect required" \
+	"2|v.yaml:8:3: error: base.expect: missing required key|v.yaml:12:5: error: patches[0].expect: missing required key|v.yaml:13:5: error: patches[1].expect: missing required key" \
+	"$RC|$(head -n 3 "$ERR" | paste -sd '|')"
 
 # ---- findings-accept: the robots' findings a patch accepts ----
 
@@ -572,7 +614,7 @@ mkdir -p "$mut"
 cp -R "$FIX/cover-letter.txt" "$FIX/bisect.config" "$FIX/patches" \
 	"$FIX/kconfig" "$mut/"
 bad=''
-for f in valid minimal targets findings-accept; do
+for f in valid minimal targets findings-accept claimless; do
 	n=$(wc -l < "$FIX/$f.yaml")
 	for ((i = 1; i <= n; i++)); do
 		for m in "${i}d" "${i}p"; do
@@ -583,7 +625,7 @@ for f in valid minimal targets findings-accept; do
 		done
 	done
 done
-t_eq "mutants of valid, minimal, targets, findings-accept: rc 0 or 2, errors FILE:LINE:COL: KEY" \
+t_eq "mutants of valid, minimal, targets, findings-accept, claimless: rc 0 or 2, errors FILE:LINE:COL: KEY" \
 	"" "$bad"
 
 # ---- the series name: a git branch component and a file name ----

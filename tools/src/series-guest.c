@@ -139,7 +139,7 @@ static void check_op_tests(struct series *s, struct guest_op *op,
 		if (t < 0) {
 			if (s->tests_ok)
 				report(n, at, "unknown test '%s' (declared tests: %s)",
-				       shown(n), s->declared);
+				       shown(n), declared_tests(s));
 			continue;
 		}
 		for (j = 0; j < op->ntests; j++)

@@ -194,7 +194,8 @@ void print_series(FILE *f, const struct series *s)
 
 	fprintf(f, "name\t%s\n", s->name);
 	fprintf(f, "version\t%ld\n", s->version);
-	fprintf(f, "cover\t%s\n", s->cover);
+	if (s->cover)
+		fprintf(f, "cover\t%s\n", s->cover);
 	fprintf(f, "config\t%s\n", s->config);
 	fprintf(f, "package\t%s\n", s->package);
 	fprintf(f, "timeout\t%ld\n", s->timeout);

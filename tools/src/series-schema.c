@@ -290,6 +290,12 @@ bool arch_ok(const struct series *s, const char *arch)
 			  strlen(arch)) >= 0;
 }
 
+/* The declared tests as "a, b, c" for messages, or "none". */
+const char *declared_tests(const struct series *s)
+{
+	return s->ntests ? s->declared : "none";
+}
+
 /* Test ids the runner prints as its own diagnostics ("# runner: ..."). */
 static bool reserved_id(const char *id)
 {
@@ -310,10 +316,14 @@ static void check_tests(struct series *s, const struct node *seq,
 	bool ok = true;
 	FILE *list;
 
+	/* Malformed, it still says the series has tests: expect is needed. */
+	s->has_tests = true;
 	if (!want(seq, N_SEQ, key))
 		return;
+	/* No tests: a series without claims, nothing to expect. */
 	if (!seq->nkid) {
-		report(seq, key, "must not be empty: declare at least one test");
+		s->has_tests = false;
+		s->tests_ok = true;
 		return;
 	}
 	list = open_memstream(&s->declared, &list_len);
@@ -386,7 +396,7 @@ static char *check_expect(struct series *s, const struct node *map,
 		found = find_test(s, k->val, k->len);
 		if (s->tests_ok && found < 0)
 			report(k, sub, "unknown test '%s' (declared tests: %s)",
-			       shown(k), s->declared);
+			       shown(k), declared_tests(s));
 		v = get_yesno(map->kid[i + 1], sub);
 		if (found >= 0) {
 			vals[found] = v;
@@ -416,7 +426,9 @@ static void check_base(struct series *s, const struct node *map)
 	v = need(map, "base", "package", sub);
 	if (v)
 		s->package = get_text(v, sub, PACKAGE_SET, "[a-z0-9.+-]+");
-	v = need(map, "base", "prep", sub);
+	/* No prep: the series applies to the base as it is. */
+	v = lookup(map, "prep");
+	key_join(sub, "base", "prep", 4);
 	if (v && want(v, N_SEQ, sub)) {
 		s->prep = xcalloc(v->nkid, sizeof(*s->prep));
 		for (i = 0; i < v->nkid; i++) {
@@ -430,7 +442,12 @@ static void check_base(struct series *s, const struct node *map)
 			add_entry(s, v->kid[i], item, file);
 		}
 	}
-	v = need(map, "base", "expect", sub);
+	/* Expectations are of the declared tests: none, none needed. */
+	if (s->has_tests)
+		v = need(map, "base", "expect", sub);
+	else
+		v = lookup(map, "expect");
+	key_join(sub, "base", "expect", 6);
 	if (v)
 		s->base_expect = check_expect(s, v, sub);
 }
@@ -586,7 +603,7 @@ static void check_skip(struct series *s, struct target *t,
 			continue;
 		if (s->tests_ok && find_test(s, id, strlen(id)) < 0) {
 			report(n, item, "unknown test '%s' (declared tests: %s)",
-			       shown(n), s->declared);
+			       shown(n), declared_tests(s));
 			continue;
 		}
 		twice = skipped_twice(t, id, at, s->npatches + 1);
@@ -870,7 +887,11 @@ static void check_patches(struct series *s, const struct node *seq)
 			key_join(sub, item, "abi", 3);
 			check_abi(p, v, sub);
 		}
-		v = need(n, item, "expect", sub);
+		if (s->has_tests)
+			v = need(n, item, "expect", sub);
+		else
+			v = lookup(n, "expect");
+		key_join(sub, item, "expect", 6);
 		if (v)
 			p->expect = check_expect(s, v, sub);
 	}
@@ -891,18 +912,26 @@ void check_series(struct series *s, const struct node *root)
 	v = need(root, "", "version", sub);
 	if (v)
 		get_int(v, sub, 1, INT_MAX, &s->version);
-	v = need(root, "", "cover-letter", sub);
+	/* No cover letter: a series to check, not to send. */
+	v = lookup(root, "cover-letter");
+	key_join(sub, "", "cover-letter", 12);
 	if (v)
 		s->cover = get_file(s, v, sub);
 	v = need(root, "", "config", sub);
 	if (v)
 		s->config = get_file(s, v, sub);
 
-	/* Tests first: the expect mappings are checked against them. */
+	/*
+	 * Tests first: the expect mappings are checked against them. No
+	 * tests, or [], is a series without claims: a step then passes when
+	 * it builds and boots without a splat.
+	 */
 	tests = lookup(root, "tests");
 	key_join(sub, "", "tests", 5);
 	if (tests)
 		check_tests(s, tests, sub);
+	else
+		s->tests_ok = true;
 	v = lookup(root, "guest");
 	if (v)
 		check_guest(s, v);
@@ -912,8 +941,6 @@ void check_series(struct series *s, const struct node *root)
 	v = lookup(root, "boot");
 	if (v)
 		check_boot(s, v);
-	if (!tests)
-		report(root, "tests", "missing required key");
 	v = need(root, "", "patches", sub);
 	if (v)
 		check_patches(s, v);

@@ -50,7 +50,7 @@ static void usage(FILE *f, bool full)
 		"\n"
 		"  name     NAME\n"
 		"  version  N\n"
-		"  cover    /abs/cover-letter\n"
+		"  cover    /abs/cover-letter       (when cover-letter is given)\n"
 		"  config   /abs/kconfig-fragment\n"
 		"  package  DEBIAN-PACKAGE\n"
 		"  timeout  SECONDS                 (default %d)\n"

@@ -151,6 +151,7 @@ struct series {
 	struct test *tests;
 	size_t ntests;
 	struct index ids;	/* of tests[] by id */
+	bool has_tests;		/* tests given, not []: expect required */
 	bool tests_ok;		/* tests fully valid: check expect keys */
 	char *declared;		/* "a, b, c" for messages */
 	char **prep;
@@ -256,6 +257,7 @@ char *get_dir(const struct series *s, const struct node *n, const char *key);
 /* ---- The schema (series-schema.c, series-guest.c) ---- */
 
 ssize_t find_test(const struct series *s, const char *id, size_t len);
+const char *declared_tests(const struct series *s);
 bool arch_ok(const struct series *s, const char *arch);
 bool skips_step(const struct skip *k, size_t step);
 void check_series(struct series *s, const struct node *root);
