@@ -74,12 +74,19 @@ has_error()
 		"^$(ere_quote "$name.yaml:$line:$col: error: $key: ")$msg" "$ERR"
 }
 
+# record(): print the arguments as one tab-separated record.
+record()
+{
+	local IFS=$'\t'
+	printf '%s\n' "$*"
+}
+
 if [[ ! -x "$SERIES" ]]; then
 	echo "t-series: $SERIES is not built (make tools tools-san)" >&2
 	exit 2
 fi
 
-t_plan 293
+t_plan 319
 
 # ---- valid series ----
 
@@ -148,19 +155,95 @@ t_eq "tests declared: base.expect and each patch's expect required" \
 	"2|v.yaml:8:3: error: base.expect: missing required key|v.yaml:12:5: error: patches[0].expect: missing required key|v.yaml:13:5: error: patches[1].expect: missing required key" \
 	"$RC|$(head -n 3 "$ERR" | paste -sd '|')"
 
+# ---- base: a Debian package, or a git tree and a revision ----
+
+run_in "$FIX" repo-base.yaml
+t_eq "repo-base: exit 0, nothing on stderr" "0 " "$RC $(< "$ERR")"
+t_eq "repo-base: records match repo-base.golden" "$(< "$FIX/repo-base.golden")" \
+	"$(golden "$FIX_REAL")"
+t_eq "repo-base: repo absolute and base-commit as written, where package is" \
+	"$(record config @DIR@/bisect.config
+	record repo @DIR@/linux
+	record base-commit 'v6.6-rc1~3^2'
+	record timeout 120)" \
+	"$(golden "$FIX_REAL" | sed -n '/^config	/,/^timeout	/p')"
+t_eq "repo-base: no cover, package, test, prep or expect record" "" \
+	"$(grep -E '^(cover|package|test|prep|expect)	' "$OUT")"
+
+# Variants of repo-base.yaml, in a copy of the fixture directory.
+base=$T_TMP/base
+mkdir -p "$base"
+cp -R "$FIX/linux" "$FIX/patches" "$FIX/bisect.config" "$FIX/cover-letter.txt" "$base/"
+base_real=$(cd "$base" && pwd -P)
+# rvariant(): repo-base.yaml edited by the sed script $1, as
+# $base/v.yaml, run from $base.
+rvariant()
+{
+	sed "$1" "$FIX/repo-base.yaml" > "$base/v.yaml"
+	run_in "$base" v.yaml
+}
+
+rvariant 's/^  commit: .*/  commit: main@{1}\n  prep: [patches\/prep\/0001-prep.patch]\n  expect: {}/'
+t_eq "repo-base with prep and an empty expect: prep records, no expect" \
+	"0 main@{1}|@DIR@/patches/prep/0001-prep.patch|" \
+	"$RC $(golden "$base_real" | sed -n 's/^base-commit\t//p')|$(golden "$base_real" |
+		sed -n 's/^prep\t//p')|$(grep '^expect' "$OUT")"
+rvariant '/^  repo: /d;/^  commit: /d;s/^base:/base: {}/'
+t_eq "base with neither package nor repo: exit 2, both forms named" \
+	"2 v.yaml:8:7: error: base.package: missing required key: give package (a Debian source package), or repo and commit (a git tree and a revision in it)" \
+	"$RC $(head -n 1 "$ERR")"
+rvariant '/^  repo: /d'
+t_eq "commit without repo: exit 2, repo missing" \
+	"2 v.yaml:9:3: error: base.repo: missing required key: commit is a revision of the git tree repo names" \
+	"$RC $(head -n 1 "$ERR")"
+rvariant 's/^  commit: .*/  commit: v6.1\n  package: linux-source-6.1/;/^  repo: /d'
+t_eq "package and commit: exit 2, one form only" \
+	"2 v.yaml:9:3: error: base.commit: 'package' and 'commit' both given: give package (a Debian source package), or repo and commit (a git tree and a revision in it), not both" \
+	"$RC $(head -n 1 "$ERR")"
+rvariant 's/^  repo: .*/  repo: no-such-tree/'
+t_eq "repo that does not exist: exit 2" \
+	"2 v.yaml:9:9: error: base.repo: file not found: no-such-tree: No such file or directory" \
+	"$RC $(head -n 1 "$ERR")"
+long=$(printf 'a%.0s' {1..255})
+rvariant "s/^  commit: .*/  commit: $long/"
+t_eq "commit of 255 bytes: taken" "0 $long" "$RC $(sed -n 's/^base-commit\t//p' "$OUT")"
+rvariant "s/^  commit: .*/  commit: a$long/"
+t_eq "commit of 256 bytes: exit 2, too long" \
+	"2 v.yaml:10:11: error: base.commit: '${long:0:64}...' is 256 bytes long, more than 255" \
+	"$RC $(head -n 1 "$ERR")"
+commits='' bad=''
+for c in v6.1 HEAD~2 'HEAD^{tree}' a1b2c3d origin/main 'v6.6-rc1^2' 'main@{1}' \
+	'a b' 'a:b' 'a*b' 'a?b' '-a' 'a\b' 'a[b' "a'b" 'é'; do
+	rvariant "s|^  commit: .*|  commit: '${c//\\/\\\\}'|"
+	[[ $RC == 0 || $RC == 2 ]] || bad+="'$c': exit $RC"$'\n'
+	[[ $RC == 0 ]] && commits+="$(sed -n 's/^base-commit\t//p' "$OUT") "
+done
+t_eq "commits: [A-Za-z0-9._/~^@{}-]+ taken as written, not starting with '-'" \
+	"v6.1 HEAD~2 HEAD^{tree} a1b2c3d origin/main v6.6-rc1^2 main@{1} " "$commits"
+t_eq "commits: rc 0 or 2" "" "$bad"
+
+fails base-both 1
+has_error base-both 7 3 base.repo \
+	"'package' and 'repo' both given: give package \(a Debian source package\), or repo and commit \(a git tree and a revision in it\), not both$"
+fails base-repo-no-commit 1
+has_error base-repo-no-commit 7 3 base.commit \
+	"missing required key: repo needs the revision to start from$"
+fails base-commit-dash 1
+has_error base-commit-dash 7 16 base.commit \
+	"'--output=/tmp/x' starts with '-', which git would take for an option: name the revision another way$"
+fails base-repo-not-dir 1
+has_error base-repo-not-dir 6 14 base.repo "not a directory: cover-letter\.txt$"
+fails base-commit-space 1
+has_error base-commit-space 8 11 base.commit \
+	"'v6\.1 v6\.2' must match \[A-Za-z0-9\._/~\^@\{\}-\]\+$"
+t_eq "base-commit-space: nothing on stdout" "" "$(< "$OUT")"
+
 # ---- findings-accept: the robots' findings a patch accepts ----
 
 run_in "$FIX" findings-accept.yaml
 t_eq "findings-accept: exit 0, nothing on stderr" "0 " "$RC $(< "$ERR")"
 t_eq "findings-accept: records match findings-accept.golden" \
 	"$(< "$FIX/findings-accept.golden")" "$(golden "$FIX_REAL")"
-# record(): print the arguments as one tab-separated record.
-record()
-{
-	local IFS=$'\t'
-	printf '%s\n' "$*"
-}
-
 t_eq "findings-accept: after the patch's accept lines, in order, * for kind or file left out" \
 	"$(record patch 1 @DIR@/patches/0001-dummy-1.patch
 	record accept 1 LONG_LINE "after findings-accept in the file, before it in the records"
@@ -223,7 +306,7 @@ has_error findings-accept-folded 25 16 "patches[0].findings-accept[1].match" \
 
 fails findings-accept-misplaced 4
 has_error findings-accept-misplaced 11 3 base.findings-accept \
-	"unknown key 'findings-accept' \(allowed: package, prep, expect\)$"
+	"unknown key 'findings-accept' \(allowed: package, repo, commit, prep, expect\)$"
 has_error findings-accept-misplaced 16 6 "targets[0].findings-accept" \
 	"unknown key 'findings-accept' \(allowed: name, arch, compiler, config, boot, skip\)$"
 has_error findings-accept-misplaced 22 38 "patches[0].checkpatch-accept[0].findings-accept" \
@@ -612,9 +695,9 @@ well_formed()
 mut=$T_TMP/mutants
 mkdir -p "$mut"
 cp -R "$FIX/cover-letter.txt" "$FIX/bisect.config" "$FIX/patches" \
-	"$FIX/kconfig" "$mut/"
+	"$FIX/kconfig" "$FIX/linux" "$mut/"
 bad=''
-for f in valid minimal targets findings-accept claimless; do
+for f in valid minimal targets findings-accept claimless repo-base; do
 	n=$(wc -l < "$FIX/$f.yaml")
 	for ((i = 1; i <= n; i++)); do
 		for m in "${i}d" "${i}p"; do
@@ -625,7 +708,7 @@ for f in valid minimal targets findings-accept claimless; do
 		done
 	done
 done
-t_eq "mutants of valid, minimal, targets, findings-accept, claimless: rc 0 or 2, errors FILE:LINE:COL: KEY" \
+t_eq "mutants of valid, minimal, targets, findings-accept, claimless, repo-base: rc 0 or 2, errors FILE:LINE:COL: KEY" \
 	"" "$bad"
 
 # ---- the series name: a git branch component and a file name ----
@@ -766,6 +849,10 @@ t_grep "--help documents the guest-programs record" "^  guest-programs /abs/dir 
 	"$T_OUT"
 t_grep "--help documents the program record" "^  program +NAME +\(each program guest\.run execs" \
 	"$T_OUT"
+t_grep "--help documents the repo and base-commit records" \
+	"^  repo +/abs/git-tree .*base\.repo.*|^  base-commit REV " "$T_OUT"
+t_eq "--help: repo and base-commit in one place" 2 \
+	"$(grep -cE '^  (repo|base-commit) ' "$T_OUT")"
 t_grep "--help documents the finding-accept record" \
 	"^  finding-accept N CHECK KIND FILE MATCH REASON$" "$T_OUT"
 t_grep "--help documents --arch" "^  --arch NAME +accept only the arch names given" \

@@ -197,7 +197,10 @@ void print_series(FILE *f, const struct series *s)
 	if (s->cover)
 		fprintf(f, "cover\t%s\n", s->cover);
 	fprintf(f, "config\t%s\n", s->config);
-	fprintf(f, "package\t%s\n", s->package);
+	if (s->package)
+		fprintf(f, "package\t%s\n", s->package);
+	else
+		fprintf(f, "repo\t%s\nbase-commit\t%s\n", s->repo, s->commit);
 	fprintf(f, "timeout\t%ld\n", s->timeout);
 	if (!s->ntargets)
 		fprintf(f, "target\t%s\t%s\t%s\t-\tyes\n", DEFAULT_TARGET,

@@ -18,6 +18,14 @@
 			"0123456789._-"
 #define NAME_MAX_LEN	64	/* of a series name: a file name <name>-v<N> */
 #define PACKAGE_SET	"abcdefghijklmnopqrstuvwxyz0123456789.+-"
+/*
+ * A revision of base.repo, for git rev-parse: a ref, an object name or
+ * an expression of them (v6.1~2, main@{1}), never an option.
+ */
+#define COMMIT_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" \
+			"0123456789._/~^@{}-"
+#define COMMIT_RE	"[A-Za-z0-9._/~^@{}-]+"
+#define COMMIT_MAX_LEN	255
 #define TYPE_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 /* A kernel symbol: a C identifier (and the '.' of some compilers'). */
 #define SYMBOL_SET	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_."
@@ -32,8 +40,11 @@ static const char * const top_keys[] = {
 };
 
 static const char * const base_keys[] = {
-	"package", "prep", "expect", NULL
+	"package", "repo", "commit", "prep", "expect", NULL
 };
+
+/* What a base is, for the messages about its form. */
+#define BASE_FORMS	"give package (a Debian source package), or repo and commit (a git tree and a revision in it)"
 
 static const char * const boot_keys[] = { "timeout", NULL };
 static const char * const test_keys[] = { "id", "claim", NULL };
@@ -414,6 +425,87 @@ out:
 	return vals;
 }
 
+/* The key node of @name in @map (first occurrence), or @map. */
+static const struct node *key_node(const struct node *map, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < map->nkid; i += 2)
+		if (scalar_is(map->kid[i], name))
+			return map->kid[i];
+	return map;
+}
+
+/* base.commit: COMMIT_RE, at most COMMIT_MAX_LEN bytes, no option. */
+static const char *get_commit(const struct node *n, const char *key)
+{
+	const char *rev = get_text(n, key, NULL, NULL);
+
+	if (!rev)
+		return NULL;
+	if (rev[0] == '-') {
+		report(n, key, "'%s' starts with '-', which %s: name the revision another way",
+		       shown(n), "git would take for an option");
+		return NULL;
+	}
+	if (strspn(rev, COMMIT_SET) != n->len) {
+		report(n, key, "'%s' must match %s", shown(n), COMMIT_RE);
+		return NULL;
+	}
+	if (n->len > COMMIT_MAX_LEN) {
+		report(n, key, "'%s' is %zu bytes long, more than %d",
+		       shown(n), n->len, COMMIT_MAX_LEN);
+		return NULL;
+	}
+	return rev;
+}
+
+/*
+ * The tree a series applies to: package, a Debian source package whose
+ * /usr/src tarball is imported; or repo, a git repository (a directory,
+ * relative to the series file), and commit, a revision in it. Exactly
+ * one of the two forms.
+ */
+static void check_base_tree(struct series *s, const struct node *map)
+{
+	const struct node *pkg = lookup(map, "package");
+	const struct node *repo = lookup(map, "repo");
+	const struct node *rev = lookup(map, "commit");
+	const char *other = repo ? "repo" : "commit";
+	char sub[KEY_LEN];
+
+	if (pkg && (repo || rev)) {
+		key_join(sub, "base", other, strlen(other));
+		report(key_node(map, other), sub,
+		       "'package' and '%s' both given: %s, not both", other,
+		       BASE_FORMS);
+		return;
+	}
+	if (pkg) {
+		key_join(sub, "base", "package", 7);
+		s->package = get_text(pkg, sub, PACKAGE_SET, "[a-z0-9.+-]+");
+		return;
+	}
+	if (!repo && !rev) {
+		report(map, "base.package", "missing required key: %s", BASE_FORMS);
+		return;
+	}
+	if (!rev)
+		report(map, "base.commit",
+		       "missing required key: repo needs the revision to start from");
+	if (!repo)
+		report(map, "base.repo",
+		       "missing required key: commit is a revision of the git tree repo names");
+	if (repo) {
+		key_join(sub, "base", "repo", 4);
+		s->repo = get_dir(s, repo, sub);
+	}
+	if (rev) {
+		key_join(sub, "base", "commit", 6);
+		s->commit = get_commit(rev, sub);
+	}
+}
+
 static void check_base(struct series *s, const struct node *map)
 {
 	char sub[KEY_LEN], item[KEY_LEN];
@@ -423,9 +515,7 @@ static void check_base(struct series *s, const struct node *map)
 	if (!want(map, N_MAP, "base"))
 		return;
 	check_keys(map, "base", base_keys);
-	v = need(map, "base", "package", sub);
-	if (v)
-		s->package = get_text(v, sub, PACKAGE_SET, "[a-z0-9.+-]+");
+	check_base_tree(s, map);
 	/* No prep: the series applies to the base as it is. */
 	v = lookup(map, "prep");
 	key_join(sub, "base", "prep", 4);

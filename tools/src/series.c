@@ -52,7 +52,9 @@ static void usage(FILE *f, bool full)
 		"  version  N\n"
 		"  cover    /abs/cover-letter       (when cover-letter is given)\n"
 		"  config   /abs/kconfig-fragment\n"
-		"  package  DEBIAN-PACKAGE\n"
+		"  package  DEBIAN-PACKAGE          (a base.package base; or:)\n"
+		"  repo     /abs/git-tree           (a base.repo base: the tree,\n"
+		"  base-commit REV                  and base.commit, its revision)\n"
 		"  timeout  SECONDS                 (default %d)\n"
 		"  target   NAME ARCH CC CONFIG BOOT\n"
 		"                                   (each target, in order; CC gcc|clang,\n"
@@ -201,6 +203,7 @@ static void free_series(struct series *s)
 
 	free(s->cover);
 	free(s->config);
+	free(s->repo);
 	free(s->tests);
 	index_free(&s->ids);
 	free(s->declared);

@@ -146,7 +146,9 @@ struct series {
 	long version;
 	char *cover;
 	char *config;
-	const char *package;
+	const char *package;	/* the base: a Debian source package, */
+	char *repo;		/* or a git tree (its realpath) */
+	const char *commit;	/* and a revision in it */
 	long timeout;
 	struct test *tests;
 	size_t ntests;
