@@ -57,7 +57,9 @@ load_series()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
 	GUEST_MODULES=- GUEST_PROGRAMS=-
-	SERIES_COVER=
+	# No cover letter: SERIES_COVER empty. The base is PACKAGE, or
+	# BASE_REPO and BASE_REV (the other one, or two, empty).
+	SERIES_COVER='' PACKAGE='' BASE_REPO='' BASE_REV=''
 	# The last variable takes the rest of the line, tabs and all: the
 	# longest record with a fixed number of fields, finding-accept, has
 	# seven.
@@ -68,6 +70,8 @@ load_series()
 		cover) SERIES_COVER=$a ;;
 		config) CONFIG_FRAGMENT=$a ;;
 		package) PACKAGE=$a ;;
+		repo) BASE_REPO=$a ;;
+		base-commit) BASE_REV=$a ;;
 		timeout) SERIES_TIMEOUT=$a ;;
 		target)
 			TGT_NAMES+=("$a")
@@ -114,9 +118,11 @@ load_series()
 	done
 }
 
-# guest_check(): a series whose targets boot has a guest program (file
-# $1's guest.run); its KUnit options become a config fragment of their
-# own, GUEST_FRAGMENT, named by its contents (target.sh merges it).
+# guest_check(): a series whose targets boot and that declares tests
+# has a guest program (file $1's guest.run) to judge them; a series
+# without tests needs none, its boots judged by their console alone. The
+# program's KUnit options become a config fragment of their own,
+# GUEST_FRAGMENT, named by its contents (target.sh merges it).
 guest_check()
 {
 	local file=$1; shift
@@ -124,9 +130,10 @@ guest_check()
 
 	GUEST_FRAGMENT=
 	if ((!${#GUEST_OPS[@]})); then
+		((${#TEST_IDS[@]})) || return 0
 		for t in "${TGT_NAMES[@]}"; do
 			[[ "${TGT_BOOT[$t]}" == yes ]] &&
-				die "$file: target $t boots, but the series has no guest.run: declare what the guest does (test/guest/README), or boot: no"
+				die "$file: target $t boots, but the series has no guest.run to judge its tests: declare what the guest does (test/guest/README), leave tests out, or boot: no"
 		done
 		return 0
 	fi
@@ -183,18 +190,27 @@ abi_by_kind()
 # series_write(): print the loaded series as series.yaml text, with the
 # paths absolute: a tool that edits a series (bench's edited 3/3, a
 # longer series) changes the variables and writes it out with this.
+# What the series has none of (cover letter, prep, tests and so their
+# expectations, guest) is left out.
 series_write()
 {
 	local id i t skip check kind file match reason listed sym
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "$SERIES_NAME")" "$SERIES_VERSION"
-	printf 'cover-letter: %s\nconfig: %s\n' "$(yaml_str "$SERIES_COVER")" \
-		"$(yaml_str "$CONFIG_FRAGMENT")"
-	printf 'base:\n  package: %s\n  prep:\n' "$(yaml_str "$PACKAGE")"
+	[[ -z "$SERIES_COVER" ]] ||
+		printf 'cover-letter: %s\n' "$(yaml_str "$SERIES_COVER")"
+	printf 'config: %s\nbase:\n' "$(yaml_str "$CONFIG_FRAGMENT")"
+	if [[ -n "$BASE_REPO" ]]; then
+		printf '  repo: %s\n  commit: %s\n' "$(yaml_str "$BASE_REPO")" \
+			"$(yaml_str "$BASE_REV")"
+	else
+		printf '  package: %s\n' "$(yaml_str "$PACKAGE")"
+	fi
+	((${#PREP_PATCHES[@]} == 0)) || printf '  prep:\n'
 	for i in "${PREP_PATCHES[@]}"; do
 		printf '    - %s\n' "$(yaml_str "$i")"
 	done
-	printf '  expect:\n'
+	((${#TEST_IDS[@]} == 0)) || printf '  expect:\n'
 	for id in "${TEST_IDS[@]}"; do
 		printf '    %s: %s\n' "$id" "${EXPECT["0:$id"]}"
 	done
@@ -216,7 +232,7 @@ series_write()
 			done
 		done
 	done
-	printf 'tests:\n'
+	((${#TEST_IDS[@]} == 0)) || printf 'tests:\n'
 	for id in "${TEST_IDS[@]}"; do
 		printf '  - id: %s\n    claim: %s\n' "$id" "$(yaml_str "${TEST_CLAIM[$id]}")"
 	done
@@ -258,7 +274,7 @@ series_write()
 			listed=1
 			printf '      %s: [%s]\n' "$kind" "$sym"
 		done <<< "$(abi_by_kind "${ABI_DECL[i]:-}")"
-		printf '    expect:\n'
+		((${#TEST_IDS[@]} == 0)) || printf '    expect:\n'
 		for id in "${TEST_IDS[@]}"; do
 			printf '      %s: %s\n' "$id" "${EXPECT["$i:$id"]}"
 		done

@@ -17,9 +17,11 @@ SERIES_BIN=$T_BIN/series
 FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/faults/warn.yaml" "$T_TOP/test/fixtures/identity/comment.yaml"
 	"$T_TOP/test/fixtures/loader/quoting.yaml"
-	"$T_TOP/test/fixtures/loader/findings-accept.yaml")
+	"$T_TOP/test/fixtures/loader/findings-accept.yaml"
+	"$T_TOP/test/fixtures/series/claimless.yaml"
+	"$T_TOP/test/fixtures/series/repo-base.yaml")
 
-t_plan $((${#FILES[@]} + 20))
+t_plan $((${#FILES[@]} + 25))
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -113,8 +115,29 @@ t_grep "an operation keeps its tab-separated fields" \
 	"$T_TMP/program"
 GUEST_OPS_YAML=()
 series_write > "$T_TMP/noguest.yaml"
-t_eq "a booting series without guest.run is an error naming the file and the target" \
-	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run: declare what the guest does (test/guest/README), or boot: no" \
+t_eq "a booting series with tests but no guest.run is an error naming the file and the target" \
+	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run to judge its tests: declare what the guest does (test/guest/README), leave tests out, or boot: no" \
 	"$( (load_series "$T_TMP/noguest.yaml") 2>&1 | sed 's/^[^:]*: error: //')"
+
+# A series from a git tree, without claims: no cover letter, prep,
+# tests, expect or guest; its target boots all the same.
+fix=$T_TOP/test/fixtures/series
+fix_real=$(cd "$fix" && pwd -P)
+load_series "$fix/repo-base.yaml"
+t_eq "repo base: BASE_REPO absolute, BASE_REV as written, PACKAGE empty" \
+	"$fix_real/linux|v6.6-rc1~3^2|" "$BASE_REPO|$BASE_REV|$PACKAGE"
+t_eq "repo base: no cover, prep, tests, guest; the target boots" \
+	"|0|0|0|yes|" \
+	"$SERIES_COVER|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|${#GUEST_OPS[@]}|${TGT_BOOT[x86_64-gcc]}|$GUEST_FRAGMENT"
+series_write > "$T_TMP/repo-base.yaml"
+t_eq "repo base: written as repo and commit, nothing empty written" \
+	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \
+		base: "  repo: \"$fix_real/linux\"" '  commit: "v6.6-rc1~3^2"')" \
+	"$(sed -n '1,/^  commit:/p' "$T_TMP/repo-base.yaml")"
+t_eq "repo base: no cover-letter, prep, expect, tests or guest written" "" \
+	"$(grep -E '^ *(cover-letter|prep|expect|tests|guest):' "$T_TMP/repo-base.yaml")"
+load_series "$fix/claimless.yaml"
+t_eq "a package base after a repo base: BASE_REPO and BASE_REV empty again" \
+	"linux-source-6.1||" "$PACKAGE|$BASE_REPO|$BASE_REV"
 
 t_done
