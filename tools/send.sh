@@ -119,6 +119,9 @@ send_series()
 	NAME=$SERIES_NAME
 	VERSION=$SERIES_VERSION
 	COVER=$SERIES_COVER
+	# A series may leave its cover letter out: it is checked, not sent.
+	[[ -n "$COVER" ]] ||
+		die "$SERIES: the series has no cover-letter, and sending needs one: add cover-letter: FILE to it (b4's cover format: subject, empty line, body)"
 	for i in "${!STEP_PATCH[@]}"; do
 		PATCHES[i]=${STEP_PATCH[i]}
 	done
