@@ -773,7 +773,7 @@ static int identity_check(const struct identity *built,
 			  char *reason, size_t len, struct strbuf *detail)
 {
 	const char *want;
-	char line[1024];
+	char *line;
 	size_t i;
 	int same = 1;
 
@@ -798,11 +798,13 @@ static int identity_check(const struct identity *built,
 		}
 		snprintf(reason, len, "booted %.*s, built %.*s", (int)a,
 			 booted->version, (int)b, built->version);
-		snprintf(line, sizeof(line), "booted: %s %s\nbuilt: %s %s\n",
-			 booted->release ? booted->release : "?",
-			 booted->version, built->release ? built->release : "?",
-			 built->version);
+		line = xasprintf("booted: %s %s\nbuilt: %s %s\n",
+				 booted->release ? booted->release : "?",
+				 booted->version,
+				 built->release ? built->release : "?",
+				 built->version);
 		sb_add(detail, line);
+		free(line);
 		same = 0;
 	}
 	for (i = 0; i < booted->nr_mod; i++) {
@@ -814,11 +816,11 @@ static int identity_check(const struct identity *built,
 				 "booted module %s srcversion %s, built %s",
 				 booted->mod[i], booted->src[i],
 				 want ? want : "none");
-		snprintf(line, sizeof(line),
-			 "module %s: booted srcversion %s, built %s\n",
-			 booted->mod[i], booted->src[i],
-			 want ? want : "no such module");
+		line = xasprintf("module %s: booted srcversion %s, built %s\n",
+				 booted->mod[i], booted->src[i],
+				 want ? want : "no such module");
 		sb_add(detail, line);
+		free(line);
 		same = 0;
 	}
 	return same;
