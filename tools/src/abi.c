@@ -119,9 +119,15 @@ static void each_line(const char *path, void (*fn)(void *, char *, size_t),
 	fclose(f);
 	if (!buf)
 		die("%s: cannot read: %s", path, strerror(errno));
-	if (strlen(buf) != len)
-		die("%s: has a NUL byte: not a text file", path);
-	for (p = buf, end = buf + len; p < end; p = nl + 1) {
+	end = buf + len;
+	p = buf + strlen(buf);
+	if (p != end) {
+		for (nl = buf; nl < p; nl++)
+			lineno += *nl == '\n';
+		die("%s:%zu: has a NUL byte: not a text file", path,
+		    lineno + 1);
+	}
+	for (p = buf; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', end - p);
 		if (!nl)
 			nl = end;
