@@ -19,7 +19,9 @@
  *				(touch -c)
  * Replies on stdout, one line each, flushed at once: a hash is 20 hex
  * digits; C and T say "ok" or "error: <why>". A request of another kind
- * gets "error" and cacheio exits 2; it exits 0 at the end of its input.
+ * gets "error", the message "cacheio: error: stdin, byte N: ..." (N
+ * counted from 0) on stderr, and cacheio exits 2; it exits 0 at the end
+ * of its input.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -141,13 +143,25 @@ static void sha1_put(struct sha1 *c)
 	fflush(stdout);
 }
 
+/* Bytes read from stdin so far: where an error is. */
+static unsigned long long in_pos;
+
+static int next_byte(void)
+{
+	int ch = getchar();
+
+	if (ch != EOF)
+		in_pos++;
+	return ch;
+}
+
 /* Read up to NUL into @s (grown as needed); false at the end of input. */
 static bool read_field(char **s, size_t *cap, size_t *len)
 {
 	int ch;
 
 	*len = 0;
-	while ((ch = getchar()) != EOF && ch != '\0') {
+	while ((ch = next_byte()) != EOF && ch != '\0') {
 		if (*len + 1 >= *cap) {
 			*cap = *cap ? *cap * 2 : 4096;
 			*s = xrealloc(*s, *cap);
@@ -244,7 +258,7 @@ int main(void)
 	struct sha1 c;
 	int kind;
 
-	while ((kind = getchar()) != EOF) {
+	while ((kind = next_byte()) != EOF) {
 		if (kind == 'C' || kind == 'T') {
 			if (!file_request(kind, &a, &acap, &b, &bcap))
 				break;
@@ -265,6 +279,9 @@ int main(void)
 		} else {
 			puts("error");
 			fflush(stdout);
+			fprintf(stderr,
+				"%s: error: stdin, byte %llu: unknown request 0x%02x\n",
+				prog, in_pos - 1, (unsigned int)kind);
 			return 2;
 		}
 		sha1_put(&c);
