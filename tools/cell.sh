@@ -419,14 +419,16 @@ cell_exec()
 	local inputs=$1; shift
 	local prog=$1; shift
 	local rc stopped rules
-	local -a keep=() sb=()
+	local -a keep=() sb=() opts=()
 
 	[[ -n "${LANG:-}" ]] && keep+=("LANG=$LANG")
 	[[ -n "${LC_ALL:-}" ]] && keep+=("LC_ALL=$LC_ALL")
 	# V=1, the user's own setting: the program's tools show their output.
 	[[ -n "${V:-}" ]] && keep+=("V=$V")
-	sandbox_argv sb --rw "$RUNDIR" --ro "$TOP" --ro "$STAGE_DIR" --ro "$WORKDIR" \
-		--ro "${WT:-$WORKDIR}" --ro "${SERIES%/*}"
+	opts=(--rw "$RUNDIR" --ro "$TOP" --ro "$STAGE_DIR" --ro "$WORKDIR"
+		--ro "${WT:-$WORKDIR}" --ro "${SERIES%/*}")
+	[[ -n "${KREPO:-}" ]] && sandbox_git opts "$KREPO"
+	sandbox_argv sb "${opts[@]}"
 	# shellcheck disable=SC2094  # the program appends to its log too
 	"${sb[@]}" env -i PATH="$PATH" TMPDIR="${TMPDIR:-/tmp}" "${keep[@]}" \
 		"$STAGE_DIR/$prog" "$inputs" "$rec" "$log" "$detail" \

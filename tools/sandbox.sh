@@ -121,3 +121,21 @@ sandbox_summary()
 		__ss+="${__ss:+, }$rule (${n[$rule]})"
 	done
 }
+
+# sandbox_git(): append to the array named $1 the options that let a
+# sandbox read git repository $2: its dir and the object stores its
+# alternates name (a base in a developer's repository, tools/intake.sh),
+# which may sit where the sandbox hides (HOME, /tmp).
+sandbox_git()
+{
+	local -n __sg=$1; shift
+	local gd=$1; shift
+	local d
+
+	__sg+=(--ro "$gd")
+	[[ -r "$gd/objects/info/alternates" ]] || return 0
+	while IFS= read -r d; do
+		[[ -d "$d" ]] && __sg+=(--ro "$d")
+	done < "$gd/objects/info/alternates"
+	return 0
+}

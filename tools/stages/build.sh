@@ -93,6 +93,8 @@ build_sandbox()
 	for a in "$@"; do
 		[[ "$a" == --* ]] || mkdir -p "$a"
 	done
+	# The worktree's git (kbuild's setlocalversion asks it).
+	[[ -n "${KREPO:-}" ]] && sandbox_git opts "$KREPO"
 	build_dist_on && opts+=(--net)
 	sandbox_argv __bs "${opts[@]}" "$@"
 }
