@@ -208,6 +208,19 @@ input_abi_declared()
 	printf '%s' "${ABI_DECL[$3]:-}" > "$__iv" || return 1
 	__ik=${ABI_DECL[$3]:-}
 }
+# Whether the series declares changes of its exports at all (abi: under
+# any patch): yes, or no for one that declares none (taken in by --range
+# or --mbox), whose changes are reported, not judged.
+input_abi_judged()
+{
+	local -n __iv=$1 __ik=$2
+	local __id
+	__iv=no
+	for __id in "${ABI_DECL[@]}"; do
+		[[ -n "$__id" ]] && __iv=yes
+	done
+	__ik=$__iv
+}
 # tools/bin/abi, by its sources.
 input_abi_tool()
 {

@@ -15,7 +15,7 @@ ABI=$T_BIN/abi
 FIX=$T_TOP/test/fixtures/abi
 TAB=$'\t'
 
-t_plan 30
+t_plan 32
 
 # --- the series' 3/3: the two declared removals ---
 t_rc "3/3 as declared: exit 0" 0 "$ABI" "$FIX/before.symvers" "$FIX/unexport.symvers" \
@@ -85,13 +85,14 @@ t_rc "random bytes: exit 2 (no crash, no sanitizer report)" 2 "$ABI" "$T_TMP/noi
 
 # --- the stage program (tools/stages/abi) on the same files ---
 # stage(): run the abi stage on builds' dirs $1 (before) and $2, with
-# declarations $3, in a clean environment as the cell runner does.
+# declarations $3, the series judging them unless $4 is "no", in a clean
+# environment as the cell runner does.
 stage()
 {
 	local d=$T_TMP/stage
 	rm -rf "$d" && mkdir -p "$d"
-	printf 'build-art\t%s\nprev-build-art\t%s\nabi-declared\t%s\nidx\t3\nseries\t%s\nabi-tool\t%s\n' \
-		"$2" "$1" "$3" /x/series.yaml "$ABI" > "$d/inputs"
+	printf 'build-art\t%s\nprev-build-art\t%s\nabi-declared\t%s\nabi-judged\t%s\nidx\t3\nseries\t%s\nabi-tool\t%s\n' \
+		"$2" "$1" "$3" "${4:-yes}" /x/series.yaml "$ABI" > "$d/inputs"
 	env -i PATH="$PATH" "$T_TOP/tools/stages/abi" "$d/inputs" "$d/rec" "$d/log" "$d/detail" \
 		> /dev/null 2>&1
 	printf '%s|%s\n' "$(sed -n 's/^status\t//p' "$d/rec")" "$(sed -n 's/^summary\t//p' "$d/rec")"
@@ -106,6 +107,10 @@ t_eq "stage: an undeclared export names it" "FAIL|1 export change(s) not as decl
 	"$(stage "$T_TMP/b0" "$T_TMP/badd" /dev/null)"
 t_grep "stage: the details name the series file to edit" \
 	'^next: declare the change under abi: of patch 3 in /x/series\.yaml' "$T_TMP/stage/detail"
+t_eq "stage: a series that declares nothing: the change reported, not judged" \
+	"ok|+1 export(s), none declared in the series: reported, not judged" \
+	"$(stage "$T_TMP/b0" "$T_TMP/badd" /dev/null no)"
+t_grep "stage: and the details name the symbol" '^added new_helper: .*\(info\)$' "$T_TMP/stage/detail"
 t_eq "stage: no build of the step before: a skip, not a verdict" \
 	"skip|no build of the step before on this target to compare with (STEPS= left it out)" \
 	"$(stage - "$T_TMP/b3" /dev/null)"

@@ -75,7 +75,7 @@ val()
 	echo "$v"
 }
 
-t_plan 26
+t_plan 27
 
 # --- a commit: by its patch ---
 t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
@@ -140,6 +140,10 @@ t_eq "checkpatch-accept: the step's types with their reasons, written to its fil
 t_eq "checkpatch-accept: another reason, another key; none accepted, an empty key" yes \
 	"$([[ "$(key checkpatch_accept 1)" != "$(ACCEPT_REASON[1:LONG_LINE]=other; \
 		key checkpatch_accept 1)" && -z "$(key checkpatch_accept 2)" ]] && echo yes || echo no)"
+
+# --- whether the series judges its exports' changes ---
+t_eq "abi-judged: no when no patch declares abi:, yes when one does" "no|yes" \
+	"$(ABI_DECL=(); key abi_judged 1)|$(ABI_DECL=([2]=$'removes\tx'); key abi_judged 1)"
 
 # --- the settings and ids of the run ---
 t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
