@@ -28,12 +28,19 @@ R=$T_TMP/linux
 BC=$T_TOP/tools/bisect-check
 
 # cleanup(): the kernel repo must not keep looking into the test's
-# repository once it is gone.
+# repository once it is gone, nor lose what it borrowed from it: the
+# objects of its branches that only the test's repository had (the
+# range's commits, which git am found there and did not write again; the
+# kept worktree is at one of them) are packed into it first.
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup()
 {
 	local alt=$KREPO/objects/info/alternates
-	[[ -f "$alt" ]] && sed -i "\\#^$T_TMP/#d" "$alt"
+	if [[ -f "$alt" && -n "${import:-}" ]] && grep -q "^$T_TMP/" "$alt"; then
+		git --git-dir="$KREPO" rev-list --objects --branches --not "$import" |
+			git --git-dir="$KREPO" pack-objects -q "$KREPO/objects/pack/pack" > /dev/null
+		sed -i "\\#^$T_TMP/#d" "$alt"
+	fi
 	rm -rf "$T_TMP"
 }
 trap cleanup EXIT
