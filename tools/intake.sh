@@ -250,7 +250,8 @@ intake_base()
 
 # intake_tidy(): drop from the kernel repo's alternates the object stores
 # that are gone (a repository a series was based on, since removed), of
-# which git would complain on every command; the log $1 says so.
+# which git would complain on every command, and the series branches
+# that needed them; the log $1 says so.
 intake_tidy()
 {
 	local log=$1; shift
@@ -268,4 +269,11 @@ intake_tidy()
 	((gone)) || return 0
 	printf '%s\n' "${keep[@]}" | grep . > "$alt.tmp"
 	mv "$alt.tmp" "$alt"
+	# The series branches whose commits lived there are gone too: a ref
+	# to a commit the repo cannot read whole is dropped, not kept broken.
+	while IFS= read -r line; do
+		git --git-dir="$KREPO" rev-list --objects --quiet "$line" 2> /dev/null && continue
+		git --git-dir="$KREPO" update-ref -d "$line"
+		echo "$line: its objects were in a store that is gone: dropped" >> "$log"
+	done < <(git --git-dir="$KREPO" for-each-ref --format='%(refname)' refs/heads/bisect/)
 }

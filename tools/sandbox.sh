@@ -61,7 +61,9 @@ sandbox_argv()
 	__sb=(bwrap --ro-bind / / --dev /dev --proc /proc
 		--tmpfs /tmp --tmpfs /var/tmp --tmpfs /run)
 	[[ -n "$home" ]] && __sb+=(--tmpfs "$home")
-	for d in "${sb_ro[@]}"; do
+	# This repository: tools/sandbox-run runs in there, whatever hides
+	# the place it was cloned to (/tmp, HOME).
+	for d in "$TOP" "${sb_ro[@]}"; do
 		[[ -e "$d" ]] && __sb+=(--ro-bind "$d" "$d")
 	done
 	for d in "${sb_rw[@]}"; do
