@@ -246,12 +246,16 @@ readonly BUILD_STEP_RE='^  [A-Z][A-Z0-9_]* '
 # of the target's last fresh build (WORKDIR/progress/TARGET.fresh); the
 # time so far, and what is left at that rate. In place every 2 s on a
 # terminal, a line a minute otherwise (a CI log); nothing with QUIET=1.
-# Runs until killed.
+# Runs until killed, or until the shell $2 that started it is gone (an
+# interrupted run): it looks every second, sleeps no longer, and holds
+# no lock, so that nothing of a run outlives it.
 build_watch()
 {
 	local log=$1; shift
-	local id=${log##*/} total='' n t0 el left line every=60 tty=0 cleared=1 nap=''
+	local parent=$1; shift
+	local id=${log##*/} total='' n t0 el left line every=60 tty=0 cleared=1 tick=0
 
+	[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
 	[[ "${QUIET:-0}" == 1 ]] && return 0
 	[[ -t 2 ]] && tty=1 every=2
 	id=${id%%-*}
@@ -262,13 +266,12 @@ build_watch()
 	fi
 	[[ "$total" =~ ^[1-9][0-9]*$ ]] || total=
 	t0=$(now_ms)
-	# Killed: no sleep of it left (a run leaves no process behind), and
-	# the terminal's line cleared.
-	trap '[[ -n "$nap" ]] && kill "$nap" 2> /dev/null; ((tty && !cleared)) && printf "\r\033[K" >&2; exit 0' TERM
-	while :; do
-		sleep "$every" &
-		nap=$!
-		wait "$nap"
+	# Killed: the terminal's line cleared.
+	trap '((tty && !cleared)) && printf "\r\033[K" >&2; exit 0' TERM
+	while kill -0 "$parent" 2> /dev/null; do
+		sleep 1
+		tick=$((tick + 1))
+		((tick % every == 0)) || continue
 		n=$(grep -c -E "$BUILD_STEP_RE" "$log" 2> /dev/null)
 		el=$((($(now_ms) - t0) / 1000))
 		line="$TGT build of ${STEP_LABEL[id]:-$id}: $n"
@@ -483,7 +486,7 @@ stage_build()
 	local detail=$1; shift
 	local art=$1; shift
 	local prev_warn=$1; shift
-	local head new kver merge_log tmp gm stopped rules watch rc fresh=0
+	local head new kver merge_log tmp gm stopped rules rc fresh=0
 
 	head=$(git_k rev-parse "HEAD^{tree}")
 	BUILD_IDENT=$(build_ident "$head")
@@ -518,12 +521,13 @@ stage_build()
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	build_watch "$log" &
-	watch=$!
+	build_watch "$log" "$BASHPID" &
+	BUILD_WATCH_PID=$!
+	# An interrupted run stops it with the rest (lib.sh, defer).
+	defer job_stop BUILD_WATCH_PID
 	run_logged "$log" kmake "${IMAGE##*/}" modules
 	rc=$?
-	kill "$watch" 2> /dev/null
-	wait "$watch" 2> /dev/null
+	job_stop BUILD_WATCH_PID
 	if ((rc != 0)); then
 		result "$rec" FAIL "build failed"
 		{
