@@ -15,7 +15,7 @@
 # SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL,
 # ACCEPT_TYPES, ACCEPT_REASON;
 # tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
-# works out once (GIT_VERSION, CHECKPATCH_ID, PERL_VERSION,
+# works out once (ABI_JUDGED, GIT_VERSION, CHECKPATCH_ID, PERL_VERSION,
 # ROBOT_TOOLS_ID, B4CONFIG, B4CONFIG_TEXT). Sourced by tools/bisect-check;
 # expects lib.sh, cache.sh, findings.sh and target.sh.
 
@@ -208,19 +208,10 @@ input_abi_declared()
 	printf '%s' "${ABI_DECL[$3]:-}" > "$__iv" || return 1
 	__ik=${ABI_DECL[$3]:-}
 }
-# Whether the series declares changes of its exports at all (abi: under
-# any patch): yes, or no for one that declares none (taken in by --range
-# or --mbox), whose changes are reported, not judged.
-input_abi_judged()
-{
-	local -n __iv=$1 __ik=$2
-	local __id
-	__iv=no
-	for __id in "${ABI_DECL[@]}"; do
-		[[ -n "$__id" ]] && __iv=yes
-	done
-	__ik=$__iv
-}
+# Whether the changes of the series' exports are judged against its
+# declarations (yes), or reported only (no: a series just taken in by
+# --range or --mbox, which could declare none; bisect-check's args()).
+input_abi_judged() { local -n __iv=$1 __ik=$2; __iv=${ABI_JUDGED:-yes}; __ik=$__iv; }
 # tools/bin/abi, by its sources.
 input_abi_tool()
 {

@@ -142,8 +142,8 @@ t_eq "checkpatch-accept: another reason, another key; none accepted, an empty ke
 		key checkpatch_accept 1)" && -z "$(key checkpatch_accept 2)" ]] && echo yes || echo no)"
 
 # --- whether the series judges its exports' changes ---
-t_eq "abi-judged: no when no patch declares abi:, yes when one does" "no|yes" \
-	"$(ABI_DECL=(); key abi_judged 1)|$(ABI_DECL=([2]=$'removes\tx'); key abi_judged 1)"
+t_eq "abi-judged: yes for a series file, no for one just taken in (ABI_JUDGED=no)" "yes|no" \
+	"$(key abi_judged 1)|$(ABI_JUDGED=no key abi_judged 1)"
 
 # --- the settings and ids of the run ---
 t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
