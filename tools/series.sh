@@ -138,7 +138,7 @@ guest_check()
 		return 0
 	fi
 	((${#GUEST_KCONFIG[@]})) || return 0
-	printf -v text '%s\n' "# The options of the guest's KUnit suites (series.yaml guest.run)." \
+	printf -v text '%s\n' "# The options the guest's operations need (series.yaml guest.run)." \
 		"${GUEST_KCONFIG[@]}"
 	hash_to t "$text"
 	GUEST_FRAGMENT=$WORKDIR/kconfig/guest-$t.config

@@ -86,7 +86,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 319
+t_plan 320
 
 # ---- valid series ----
 
@@ -352,7 +352,7 @@ fails guest-bad 14
 has_error guest-bad 17 5 guest.run "test 'lonely' is named by no operation: add tests: \[lonely\] "
 has_error guest-bad 17 7 "guest.run[0]" "no operation: give one of load, unload, write, read, kunit, exec$"
 has_error guest-bad 18 7 "guest.run[1]" "one operation per item: 'load' and 'unload' both given$"
-has_error guest-bad 19 37 "guest.run[2].colour" "unknown key 'colour' \(allowed: load, params, tests, expect, log\)$"
+has_error guest-bad 19 37 "guest.run[2].colour" "unknown key 'colour' \(allowed: load, params, config, tests, expect, log\)$"
 has_error guest-bad 20 14 "guest.run[3].load" "'a\.o' must be a module file, NAME\.ko$"
 has_error guest-bad 21 7 "guest.run[4].value" "missing required key$"
 has_error guest-bad 22 14 "guest.run[5].read" "'proc/version' must be an absolute path in the guest"
@@ -373,6 +373,9 @@ run_in "$FIX" guest-exec.yaml
 t_eq "guest-exec: exit 0, records match guest-exec.golden" \
 	"0 $(< "$FIX/guest-exec.golden")" "$RC $(golden "$FIX_REAL")"
 t_eq "guest-exec: nothing on stderr" "" "$(< "$ERR")"
+t_eq "guest-exec: the operations' options, each once, no KUnit's without a suite" \
+	"CONFIG_KPROBES=y CONFIG_X86_IOPL_IOPERM=y" \
+	"$(sed -n 's/^kconfig\t//p' "$OUT" | xargs)"
 t_eq "guest-exec: guest.programs as an absolute directory" \
 	"$FIX_REAL/programs" "$(sed -n 's/^guest-programs\t//p' "$OUT")"
 t_eq "guest-exec: each program run once, in the order first run" \
@@ -388,7 +391,7 @@ has_error guest-exec-bad 18 14 "guest.run[1].exec" \
 	"program source not found: $(ere_quote "$FIX_REAL/programs/nope.c"): No such file or directory \(exec nope runs /bisect/bin/nope, built from it\)$"
 has_error guest-exec-bad 19 14 "guest.run[2].exec" \
 	"program source is not a regular file: $(ere_quote "$FIX_REAL/programs/subdir.c")$"
-has_error guest-exec-bad 20 35 "guest.run[3].params" "unknown key 'params' \(allowed: exec, args, tests, expect, log\)$"
+has_error guest-exec-bad 20 35 "guest.run[3].params" "unknown key 'params' \(allowed: exec, args, config, tests, expect, log\)$"
 has_error guest-exec-bad 21 41 "guest.run[4].args" "'-v \?' contains a control character$"
 has_error guest-exec-bad 22 41 "guest.run[5].args" "'-v\?-n' contains a tab or newline$"
 has_error guest-exec-bad 23 41 "guest.run[6].args" "33 arguments: the guest runner takes at most 32 "

@@ -27,7 +27,7 @@ struct op_kind_info {
 };
 
 static const char * const load_keys[] = {
-	"load", "params", "tests", "expect", "log", NULL
+	"load", "params", "config", "tests", "expect", "log", NULL
 };
 
 static const char * const unload_keys[] = {
@@ -47,7 +47,7 @@ static const char * const kunit_keys[] = {
 };
 
 static const char * const exec_keys[] = {
-	"exec", "args", "tests", "expect", "log", NULL
+	"exec", "args", "config", "tests", "expect", "log", NULL
 };
 
 static const char * const log_keys[] = { "match", "count", "label", NULL };
@@ -356,8 +356,9 @@ static bool check_op(struct series *s, struct guest_op *op,
 		if (!op->extra)
 			return false;
 	}
+	/* Kconfig options the operation needs (unknown keys are refused). */
 	v = lookup(map, "config");
-	if (v && kind == GOP_KUNIT) {
+	if (v) {
 		key_join(sub, key, "config", 6);
 		check_op_config(op, v, sub);
 	}

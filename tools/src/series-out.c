@@ -114,6 +114,29 @@ static char *mod_name(const char *file)
 	return name;
 }
 
+/* Where operation @o's options come in the fragment: the suites' first. */
+static size_t kconfig_rank(const struct series *s, const struct guest_op *o)
+{
+	return (size_t)(o - s->ops) + (o->kind == GOP_KUNIT ? 0 : s->nops);
+}
+
+/* Option @k of operation @op, unless an option before it named it. */
+static void print_kconfig(FILE *f, const struct series *s,
+			  const struct guest_op *op, size_t k)
+{
+	const struct guest_op *o;
+	size_t j;
+
+	for (o = s->ops; o < s->ops + s->nops; o++) {
+		if (kconfig_rank(s, o) > kconfig_rank(s, op))
+			continue;
+		for (j = 0; j < o->nconfig && (o != op || j < k); j++)
+			if (!strcmp(o->config[j], op->config[k]))
+				return;
+	}
+	fprintf(f, "kconfig\t%s=y\n", op->config[k]);
+}
+
 /*
  * What the guest needs besides the program: the test modules dir, the
  * guest programs' sources dir, the module files it loads (dracut
@@ -144,14 +167,19 @@ static void print_guest(FILE *f, const struct series *s)
 	for (i = 0; i < s->nops; i++)
 		if (s->ops[i].kind == GOP_KUNIT)
 			break;
-	if (i < s->nops) {
-		/* The suites run at boot, built in; their results in debugfs. */
+	/* The suites run at boot, built in; their results in debugfs. */
+	if (i < s->nops)
 		fprintf(f, "kconfig\tCONFIG_KUNIT=y\nkconfig\tCONFIG_KUNIT_DEBUGFS=y\n"
 			"kconfig\tCONFIG_DEBUG_FS=y\n");
-		for (; i < s->nops; i++)
+	/* What each operation needs, KUnit's suites first, each once. */
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].kind == GOP_KUNIT)
 			for (k = 0; k < s->ops[i].nconfig; k++)
-				fprintf(f, "kconfig\t%s=y\n", s->ops[i].config[k]);
-	}
+				print_kconfig(f, s, &s->ops[i], k);
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].kind != GOP_KUNIT)
+			for (k = 0; k < s->ops[i].nconfig; k++)
+				print_kconfig(f, s, &s->ops[i], k);
 	for (i = 0; i < s->nops; i++)
 		print_op(f, s, &s->ops[i]);
 }

@@ -399,7 +399,7 @@ stage_boot_start()
 	# (CONFIG_KUNIT_DEFAULT_ENABLED): a guest with suites to read turns
 	# them on.
 	local extra=${skips:+bisect_skip=$skips}
-	((${#GUEST_KCONFIG[@]})) && extra+="${extra:+ }kunit.enable=1"
+	[[ " ${GUEST_KCONFIG[*]} " == *" CONFIG_KUNIT=y "* ]] && extra+="${extra:+ }kunit.enable=1"
 	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" \
 		"$log" "$extra"
 }
