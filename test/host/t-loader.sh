@@ -86,7 +86,7 @@ t_eq "FINDING_ACCEPT: a second load drops the first's" 0 "${#FINDING_ACCEPT[@]}"
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
-t_eq "a second load replaces the first" "unexport-kallsyms 4 9 -" \
+t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
 	"$SERIES_NAME $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
 
 # An edited series (a patch appended) is written and read back.
@@ -103,7 +103,7 @@ t_grep "its new step expects what 3/3 does" '^expect	4	kallsyms-lookup-name	no$'
 # each, as the runner reads them (test/guest/README).
 load_series "$T_TOP/series.yaml"
 guest_program > "$T_TMP/program"
-t_eq "the guest program: 9 tests, then 15 operations" "9 15" \
+t_eq "the guest program: 10 tests, then 17 operations" "10 17" \
 	"$(grep -c '^test	' "$T_TMP/program") $(grep -c '^op	' "$T_TMP/program")"
 t_grep "an exec operation runs the program from /bisect/bin" \
 	'^op	exec	path=/bisect/bin/ksymtab	args=kallsyms_lookup_name kallsyms_on_each_symbol	tests=ksymtab-exports	expect=ok$' \
