@@ -3,13 +3,17 @@
 #
 # qemu-watch.sh - run one guest with a deadline, and when the deadline
 # comes before the guest ends, first ask its QEMU monitor where the CPU
-# is (tools/bin/hangsym), then kill it: a hang that says where.
+# is (tools/bin/hangsym); when every CPU idles, the hang is a task that
+# does not go on: press SysRq on its console ("8w": every message
+# shown, then the blocked tasks with their stacks, which triage titles
+# "INFO: task hung in FUNC"); then kill it: a hang that says where.
 #
 # Usage: qemu-watch.sh SECS ARCH SYSTEM_MAP [MODULES_DIR] -- QEMU ARGS...
 #   Run in the guest's dir: QEMU's monitor is ./mon.sock (a relative
-#   path: a unix socket's path has at most 107 bytes), and the capture
-#   goes to ./hang.tsv (hangsym's records), ./hang.raw (the monitor's
-#   words) and ./hang.err. With MODULES_DIR (the step's modules), a CPU
+#   path: a unix socket's path has at most 107 bytes), its console a
+#   mux chardev on ./con.sock, and the capture goes to ./hang.tsv
+#   (hangsym's records), ./hang.raw (the monitor's words) and
+#   ./hang.err. With MODULES_DIR (the step's modules), a CPU
 #   in a module's code is named from the sections the runner reported
 #   in ./results.ktap (hangsym --results, --modules).
 # Exit: QEMU's own exit code; 124 when the deadline ended it (as
@@ -20,6 +24,8 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly POLL=0.1
+# How long the guest may take to print its blocked tasks.
+readonly SYSRQ_MS=8000
 
 secs=$1; shift
 arch=$1; shift
@@ -57,6 +63,10 @@ while ! guest_ended; do
 	if ((t >= end)); then
 		"$TOP/tools/bin/hangsym" --monitor mon.sock --arch "$arch" \
 			--system-map "$map" "${mods[@]}" --raw hang.raw > hang.tsv 2> hang.err
+		if grep -q '^idle' hang.tsv && [[ -S con.sock ]]; then
+			"$TOP/tools/bin/hangsym" --sysrq 8w --console con.sock \
+				--timeout-ms "$SYSRQ_MS" 2>> hang.err
+		fi
 		kill -KILL "$q" 2>/dev/null
 		wait "$q"
 		exit 124

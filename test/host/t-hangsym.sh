@@ -63,6 +63,7 @@ title${TAB}hang in panic (spinning in delay_loop)
 EOF
 )" "$(cat "$T_TMP/x86_64-panic.out")"
 t_eq "x86_64 idle: pc, frames, title" "$(cat <<EOF
+idle${TAB}1
 pc${TAB}ffffffff81019a1e${TAB}amd_e400_idle+0x1e/0x50
 frame${TAB}ffffffff811f721a${TAB}default_idle_call+0x1a/0x1d
 frame${TAB}ffffffff8105ab46${TAB}do_idle+0x46/0x80
@@ -84,6 +85,7 @@ title${TAB}hang in panic (spinning in __delay_cycles)
 EOF
 )" "$(cat "$T_TMP/arm64-panic.out")"
 t_eq "arm64 idle: at most 8 frames" "$(cat <<EOF
+idle${TAB}1
 pc${TAB}ffffffc00827ac58${TAB}cpu_do_idle+0x8/0x10
 frame${TAB}ffffffc00827ac70${TAB}arch_cpu_idle+0x10/0x20
 frame${TAB}ffffffc00806008c${TAB}do_idle+0xcc/0x144

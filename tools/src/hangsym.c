@@ -8,6 +8,7 @@
  *		[--results FILE --modules DIR]
  *	hangsym --parse RAWFILE --arch x86_64|arm64 --system-map FILE
  *		[--results FILE --modules DIR]
+ *	hangsym --sysrq KEYS --console SOCKET [--timeout-ms N]
  *
  * --monitor	a QEMU HMP monitor on a unix socket (QEMU started with
  *		-monitor unix:PATH,server=on,wait=off). hangsym waits for
@@ -24,6 +25,18 @@
  * --raw	save the monitor's whole output, as it came (echoes, escape
  *		sequences and all), also when the capture failed.
  * --parse	symbolise such a saved transcript instead.
+ * --sysrq	press SysRq keys on a guest's serial console instead: the
+ *		console is a QEMU chardev with mux=on on a unix socket
+ *		(--console; -chardev socket,path=PATH,server=on,wait=off,
+ *		mux=on,logfile=FILE keeps the console in FILE). For each
+ *		key (0-9, a-z) hangsym sends the mux's "C-a b", a break,
+ *		which a kernel with CONFIG_MAGIC_SYSRQ_SERIAL takes as SysRq,
+ *		then the key, 300 ms apart; then it reads what the guest
+ *		prints until 1 s passes without output or --timeout-ms
+ *		(default 2000) ends, and discards it (the logfile has it).
+ *		"8w" shows the blocked tasks ("w") on the console whatever
+ *		its loglevel ("8"). A guest that never answers is no error:
+ *		the console says whether it did.
  * --system-map	the booted kernel's System.map ("address type name"). Its
  *		text symbols (types t, T and W) name an address: the
  *		nearest at or below it, its size the distance to the next;
@@ -50,6 +63,10 @@
  * is now and then caught in an interrupt.
  *
  * Output (stdout, tab separated):
+ *	idle	<CPUs>	every CPU idles: in each CPU's snapshots, at least
+ *		half of its PCs are in the idle loop (the idlers table);
+ *		the hang is then a task that does not go on, which
+ *		"--sysrq 8w" asks the guest to name
  *	cpu	<N>	<CPUs>	the CPU reported on, when there are several
  *	pc	<address>	<sym+0xoff/0xsize, or - outside kernel text>
  *	frame	<address>	<sym+0xoff/0xsize>		(0..8 lines)
@@ -147,6 +164,15 @@ static const char * const spinners[] = {
 	"no_blink", "i8042_panic_blink", "amd_e400_idle",
 };
 
+/* The idle loop's functions, where a CPU with nothing to run is found. */
+static const char * const idlers[] = {
+	"default_idle", "default_idle_call", "arch_cpu_idle", "cpu_idle_poll",
+	"cpu_do_idle", "native_safe_halt", "native_halt", "pv_native_safe_halt",
+	"mwait_idle", "poll_idle", "intel_idle", "acpi_idle_do_entry",
+	"acpi_safe_halt", "cpuidle_enter", "cpuidle_enter_state",
+	"amd_e400_idle", "do_idle",
+};
+
 struct sym {
 	unsigned long long addr;
 	const char *name;
@@ -181,6 +207,7 @@ struct capture {
 
 struct opts {
 	const char *monitor, *parse, *map, *raw;
+	const char *sysrq, *console;
 	const char *results, *modules;
 	const struct arch *arch;
 	int timeout_ms;
@@ -204,8 +231,9 @@ static void bad_usage(void)
 		"       [--raw FILE] [--timeout-ms N] [--snapshots N]\n"
 		"       [--results FILE --modules DIR]\n"
 		"   or: %s --parse RAWFILE --arch x86_64|arm64 --system-map FILE\n"
-		"       [--results FILE --modules DIR]\n",
-		prog, prog);
+		"       [--results FILE --modules DIR]\n"
+		"   or: %s --sysrq KEYS --console SOCKET [--timeout-ms N]\n",
+		prog, prog, prog);
 	exit(HANG_ERROR);
 }
 
@@ -774,14 +802,20 @@ static int base_len(const char *name)
 	return (int)strcspn(name, ".");
 }
 
-static int is_spinner(const char *name)
+/* Whether @name, without a clone suffix, is one of @table's @n names. */
+static int in_table(const char *name, const char * const *table, size_t n)
 {
-	size_t i, n = base_len(name);
+	size_t i, len = base_len(name);
 
-	for (i = 0; i < ARRAY_SIZE(spinners); i++)
-		if (strlen(spinners[i]) == n && !strncmp(spinners[i], name, n))
+	for (i = 0; i < n; i++)
+		if (strlen(table[i]) == len && !strncmp(table[i], name, len))
 			return 1;
 	return 0;
+}
+
+static int is_spinner(const char *name)
+{
+	return in_table(name, spinners, ARRAY_SIZE(spinners));
 }
 
 /* Print "KIND<TAB>address<TAB>sym+0xoff/0xsize"; returns the symbol. */
@@ -855,6 +889,40 @@ static int pc_rank(const struct symtab *st, unsigned long long pc)
 	return y && !is_spinner(y->name) ? 3 : 1;
 }
 
+/* Whether @pc is in the idle loop. */
+static int pc_idle(const struct symtab *st, unsigned long long pc)
+{
+	unsigned long long size;
+	const struct sym *y;
+
+	if (!in_text(st, pc))
+		return 0;
+	y = map_find(st, pc, &size);
+	return y && in_table(y->name, idlers, ARRAY_SIZE(idlers));
+}
+
+/*
+ * Whether every CPU idles: at least half of each CPU's snapshots in the
+ * idle loop (an idle CPU is now and then caught in an interrupt).
+ */
+static int all_idle(const struct symtab *st, const struct capture *c)
+{
+	size_t i, j, idle, cpus = 0;
+
+	for (i = 0; i < c->nr_cpus; i++) {
+		const struct cpu *p = &c->cpu[i];
+
+		if (!p->has_pc || !p->nr_seen)
+			continue;
+		for (idle = 0, j = 0; j < p->nr_seen; j++)
+			idle += pc_idle(st, p->seen[j]);
+		if (2 * idle < p->nr_seen)
+			return 0;
+		cpus++;
+	}
+	return cpus > 0;
+}
+
 /*
  * The busiest CPU: the highest sum of ranks over its snapshots (an idle
  * CPU caught once in an interrupt loses to one stuck in code every
@@ -896,6 +964,8 @@ static int report(const struct symtab *st, struct capture *cap,
 	c = &cap->cpu[cap->pick];
 	if (!c->has_pc)
 		die("%s: no PC in the monitor's output", what);
+	if (all_idle(st, cap))
+		printf("idle\t%zu\n", cap->nr_cpus);
 	if (cap->nr_cpus > 1)
 		printf("cpu\t%zu\t%zu\n", cap->pick, cap->nr_cpus);
 	if (!in_text(st, c->pc) && c->pc >= KERNEL_HALF)
@@ -1047,7 +1117,8 @@ static int mon_cmd(struct mon *m, const char *cmd)
 	return mon_prompt(m, from, cmd);
 }
 
-static int mon_connect(struct mon *m, const char *path)
+/* Connect to the unix socket @path. */
+static int mon_open(struct mon *m, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
@@ -1063,6 +1134,14 @@ static int mon_connect(struct mon *m, const char *path)
 			 show(path, strlen(path)), strerror(errno));
 		return -1;
 	}
+	return 0;
+}
+
+/* Connect to the monitor at @path and wait for its prompt. */
+static int mon_connect(struct mon *m, const char *path)
+{
+	if (mon_open(m, path) < 0)
+		return -1;
 	return mon_prompt(m, 0, "the connection");
 }
 
@@ -1141,6 +1220,81 @@ static int run_parse(const struct symtab *st, const struct opts *o)
 	return report(st, &c, o->parse, o);
 }
 
+/* ---- SysRq on the console ---- */
+
+#define SYSRQ_GAP_MS	300	/* between a break, its key and the next */
+#define SYSRQ_QUIET_MS	1000	/* no output this long: the guest is done */
+#define MUX_BREAK	"\001b"	/* a QEMU mux's "C-a b": send a break */
+
+/* Read and drop the guest's output for @ms, or until @quiet ms pass
+ * without any when @quiet; a closed connection ends it too. */
+static void sysrq_drain(struct mon *m, int ms, int quiet)
+{
+	long long end = now_ms() + ms, last = now_ms();
+
+	for (;;) {
+		long long t = now_ms();
+		long long until = quiet && last + quiet < end ? last + quiet : end;
+
+		if (t >= until)
+			return;
+		if (mon_poll(m, POLLIN, until, "the console") < 0)
+			return;
+		if (mon_read(m, "the console") < 0)
+			return;
+		m->len = 0;
+		last = now_ms();
+	}
+}
+
+static int sysrq_send(struct mon *m, const char *bytes)
+{
+	long long deadline = now_ms() + m->timeout_ms;
+	size_t off = 0, n = strlen(bytes);
+	ssize_t w;
+
+	while (off < n) {
+		if (mon_poll(m, POLLOUT, deadline, "the console") < 0)
+			return -1;
+		w = send(m->fd, bytes + off, n - off, MSG_NOSIGNAL);
+		if (w < 0 && errno != EINTR && errno != EAGAIN) {
+			snprintf(m->err, sizeof(m->err), "send: %s", strerror(errno));
+			return -1;
+		}
+		off += w > 0 ? w : 0;
+	}
+	return 0;
+}
+
+static int run_sysrq(const struct opts *o)
+{
+	struct mon m = { .fd = -1, .timeout_ms = o->timeout_ms };
+	long long end = now_ms() + o->timeout_ms;
+	const char *k;
+	char key[2] = "";
+	int rc = 0;
+
+	if (mon_open(&m, o->console) < 0)
+		die("console %s: %s", show(o->console, strlen(o->console)), m.err);
+	for (k = o->sysrq; *k && !rc; k++) {
+		key[0] = *k;
+		rc = sysrq_send(&m, MUX_BREAK);
+		if (!rc) {
+			sysrq_drain(&m, SYSRQ_GAP_MS, 0);
+			rc = sysrq_send(&m, key);
+		}
+		if (!rc)
+			sysrq_drain(&m, SYSRQ_GAP_MS, 0);
+	}
+	if (!rc && end > now_ms())
+		sysrq_drain(&m, (int)(end - now_ms()), SYSRQ_QUIET_MS);
+	close(m.fd);
+	free(m.buf);
+	if (rc)
+		die("console %s: %s", show(o->console, strlen(o->console)), m.err);
+	return HANG_OK;
+}
+
 /* ---- options ---- */
 
 static const struct arch *arch_of(const char *name)
@@ -1179,6 +1333,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "results",	required_argument, NULL, 'R' },
 		{ "modules",	required_argument, NULL, 'M' },
 		{ "snapshots",	required_argument, NULL, 'n' },
+		{ "sysrq",	required_argument, NULL, 'q' },
+		{ "console",	required_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int opt;
@@ -1201,6 +1357,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->results = optarg;
 		else if (opt == 'M')
 			o->modules = optarg;
+		else if (opt == 'q')
+			o->sysrq = optarg;
+		else if (opt == 'c')
+			o->console = optarg;
 		else if (opt == 'n')
 			o->snaps = parse_int("snapshots", optarg, 1, SNAPS_MAX);
 		else if (opt == 't')
@@ -1208,8 +1368,18 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		else
 			bad_usage();
 	}
-	if (optind != argc || !o->arch || !o->map ||
-	    !o->monitor == !o->parse || (o->parse && o->raw))
+	if (optind != argc)
+		bad_usage();
+	if (o->sysrq || o->console) {
+		if (!o->sysrq || !o->console || o->monitor || o->parse || o->map ||
+		    o->arch || o->raw || o->results || o->modules)
+			bad_usage();
+		if (!*o->sysrq || o->sysrq[strspn(o->sysrq, "0123456789abcdefghijklmnopqrstuvwxyz")])
+			die("--sysrq wants SysRq keys (0-9, a-z), got \"%s\"",
+			    show(o->sysrq, strlen(o->sysrq)));
+		return;
+	}
+	if (!o->arch || !o->map || !o->monitor == !o->parse || (o->parse && o->raw))
 		bad_usage();
 }
 
@@ -1220,6 +1390,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	parse_opts(argc, argv, &o);
+	if (o.sysrq)
+		return run_sysrq(&o);
 	map_read(&st, o.map);
 	if (o.monitor)
 		rc = run_monitor(&st, &o);

@@ -71,12 +71,17 @@ static inline enum splat splat_kind(const char *msg)
  * but its report names a function as a splat's does (triage's titles):
  *
  *	INFO: task runner:83 blocked for more than 120 seconds.
+ *	task:swapper/0       state:D stack:0     pid:1     ppid:0 ...
  *	watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [runner:83]
  *	rcu: INFO: rcu_preempt self-detected stall on CPU
+ *
+ * The second is a blocked task as SysRq "w" (show blocked state) lists
+ * it, and as the hung task detector's report goes on after its first.
  */
 enum hang {
 	HANG_NONE,
 	HANG_TASK,	/* the hung task detector */
+	HANG_BLOCKED,	/* a task in state D, as the kernel shows one */
 	HANG_LOCKUP,	/* the soft lockup detector */
 	HANG_STALL,	/* an RCU stall */
 };
@@ -86,6 +91,8 @@ static inline enum hang splat_hang(const char *msg)
 	if (splat_starts(msg, "INFO: task ") &&
 	    strstr(msg, " blocked for more than "))
 		return HANG_TASK;
+	if (splat_starts(msg, "task:") && strstr(msg, " state:D "))
+		return HANG_BLOCKED;
 	if (splat_starts(msg, "watchdog: "))
 		msg += strlen("watchdog: ");
 	if (splat_starts(msg, "BUG: soft lockup"))

@@ -23,7 +23,11 @@
  * --expect	lines "id<TAB>yes|no|skip"; blank lines and "#" comments are
  *		ignored.
  * --timed-out	the host stopped QEMU after SECONDS: the boot timed out,
- *		and the first detail line says after how long.
+ *		and the first detail line says after how long. The lines
+ *		quoted are the report of the first task that did not go
+ *		on, when the console has one (the hung task detector's, or
+ *		SysRq w's list of blocked tasks, which tools/qemu-watch.sh
+ *		asks for when every CPU idles), else the console's end.
  * --only-declared  judge only the declared tests; ignore the others the
  *		runner reported (bisect-run asks about a few claims).
  * --identity	what the host built: lines "uname-r<TAB>release",
@@ -82,6 +86,7 @@
  *	<what>: 0000 [#1], Internal error: <what>: ... [#1]
  *						<what> ("Oops - BUG": kernel BUG)
  *	INFO: task <task> blocked for more than ...	INFO: task hung
+ *	task:<task> state:D ... (SysRq w)		INFO: task hung
  *	[watchdog: ]BUG: soft lockup ...	BUG: soft lockup
  *	[rcu: ]INFO: rcu_<flavour> ...detected stall...	INFO: rcu detected stall
  *
@@ -350,6 +355,43 @@ static void ex_add(struct excerpt *ex, const struct lines *l, size_t i,
 {
 	if (ex->nr < max && l->v[i][0] != '\0')
 		ex->v[ex->nr++] = i;
+}
+
+/*
+ * The report of the first task that did not go on (a hung task's, or a
+ * blocked task's as SysRq w lists it), from its header on; 0 when there
+ * is none.
+ */
+static int ex_hung(struct excerpt *ex, const struct lines *l)
+{
+	size_t i, j;
+	enum hang h = HANG_NONE;
+	int task_line;
+
+	for (i = 0; i < l->nr; i++) {
+		h = splat_hang(msg_start(l->v[i]));
+		if (h == HANG_TASK || h == HANG_BLOCKED)
+			break;
+	}
+	if (i == l->nr)
+		return 0;
+	/* The detector's report goes on with the task's own line. */
+	task_line = h == HANG_TASK;
+	ex_add(ex, l, i, EXCERPT_MAX);
+	for (j = i + 1; j < l->nr && ex->nr < EXCERPT_MAX; j++) {
+		const char *m = msg_start(l->v[j]);
+
+		h = splat_hang(m);
+		if (task_line && h == HANG_BLOCKED)
+			h = HANG_NONE;
+		if (strstr(m, "Call Trace:") || strstr(m, "Call trace:"))
+			task_line = 0;
+		if (splat_kind(m) != SPLAT_NONE || splat_starts(m, "sysrq: ") ||
+		    h != HANG_NONE)
+			break;
+		ex_add(ex, l, j, EXCERPT_MAX);
+	}
+	return 1;
 }
 
 /* Last TAIL_LINES non-empty lines. */
@@ -898,6 +940,7 @@ struct boot_verdict {
 	int ok;
 	const char *reason;
 	struct excerpt ex;
+	int hung;		/* the excerpt is a task that did not go on */
 	/* --identity: 1 the same, 0 another kernel, -1 nothing to compare */
 	int ident;
 	struct identity built, booted;
@@ -930,7 +973,9 @@ static void judge_boot(const struct opts *o, const struct lines *con,
 
 	if (o->timed_out_given) {
 		v->reason = "timeout";
-		ex_tail(&v->ex, con);
+		v->hung = ex_hung(&v->ex, con);
+		if (!v->hung)
+			ex_tail(&v->ex, con);
 	} else if (p < con->nr) {
 		v->reason = "panic";
 		ex_panic(&v->ex, con, bad, p);
@@ -1037,8 +1082,8 @@ static void print_boot(const struct opts *o, const struct lines *con,
 	put_quoted(v->reason, QUOTE_MAX);
 	putchar('\n');
 	if (o->timed_out_given)
-		printf("boot-detail\tthe host stopped the guest after %ld s; its console ends:\n",
-		       o->timed_out);
+		printf("boot-detail\tthe host stopped the guest after %ld s; %s:\n",
+		       o->timed_out, v->hung ? "a task did not go on" : "its console ends");
 	if (o->identity) {
 		printf("identity\t%s\t%s\t%s\n",
 		       v->ident == 1 ? "ok" : v->ident == 0 ? "FAIL" : "unknown",
@@ -1236,6 +1281,7 @@ struct splat_head {
 	char fn[TITLE_BUF];	/* the function the header names, or "" */
 	int use_ip;		/* the function is the registers' IP */
 	int merge_die;		/* a die() header after it is its own */
+	int merge_task;		/* so is the task line of a hung task */
 	int kasan;		/* add the access ("Read", "Write") */
 	const char * const *skip;	/* more frames the trace skips */
 };
@@ -1312,6 +1358,9 @@ static void read_head(struct splat_head *h, const char *m)
 	h->use_ip = 1;
 	switch (splat_hang(m)) {
 	case HANG_TASK:
+		h->merge_task = 1;
+		/* fall through */
+	case HANG_BLOCKED:
 		cat3(h->kind, sizeof(h->kind), "INFO: task hung", "", "");
 		h->use_ip = 0;
 		h->skip = wait_frames;
@@ -1400,6 +1449,10 @@ static size_t splat_title(const struct lines *con, size_t i, char *t,
 		if (strstr(m, "---[ end trace")) {
 			j++;
 			break;
+		}
+		if (h.merge_task && !trace && splat_hang(m) == HANG_BLOCKED) {
+			h.merge_task = 0;
+			continue;
 		}
 		if (splat_kind(m) != SPLAT_NONE || splat_hang(m) != HANG_NONE) {
 			if (!h.merge_die || !is_die_header(m))

@@ -42,18 +42,22 @@ qemu_start()
 		res[i]=${res[i]//\{file\}/$dir/results.ktap}
 	done
 	# The watcher ends the guest at the deadline, after asking its
-	# monitor where it hangs (tools/qemu-watch.sh, in DIR).
+	# monitor where it hangs, and when every CPU idles, the console
+	# for the blocked tasks (tools/qemu-watch.sh, in DIR): the console
+	# is a socket the watcher can press SysRq on, kept in console.log
+	# (relative paths: a unix socket's path has at most 107 bytes).
 	# shellcheck disable=SC2054  # the commas are QEMU's
 	local cmd=(setpriv --pdeathsig KILL "$TOP/tools/qemu-watch.sh" "$secs"
 		"${TGT_ARCH[$TGT]}" "${kernel%/*}/System.map" "${kernel%/*}/staging/lib/modules" --
 		"$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
 		-kernel "$kernel" -initrd "$initrd"
 		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV${extra:+ $extra}"
-		-serial "file:$dir/console.log" "${res[@]}"
+		-chardev socket,id=con,path=con.sock,server=on,wait=off,mux=on,logfile=console.log
+		-serial chardev:con "${res[@]}"
 		-monitor unix:mon.sock,server=on,wait=off
 		-pidfile "$dir/qemu.pid")
 
-	rm -f "$dir/console.log" "$dir/results.ktap" "$dir/qemu.pid" "$dir/mon.sock" \
+	rm -f "$dir/console.log" "$dir/results.ktap" "$dir/qemu.pid" "$dir/mon.sock" "$dir/con.sock" \
 		"$dir/hang.tsv" "$dir/hang.raw" "$dir/hang.err"
 	{
 		printf '$'
@@ -409,17 +413,20 @@ stage_boot_start()
 # ("hang in FUNC"), HANG_WHERE (its FILE:LINE when the code has debug
 # info: modules do, vmlinux does not), the place and the frames in
 # DETAIL ($2), the title in DIR/triage.tsv (the report groups crash
-# titles); fails when nothing was captured.
+# titles); fails when nothing was captured. When every CPU idled, the
+# hang is the task that does not go on, which the watcher asked the
+# guest for (SysRq w): triage's title "INFO: task hung in FUNC".
 boot_hang()
 {
 	local dir=$1; shift
 	local detail=$1; shift
-	local kind a b c d on='' line
+	local kind a b c d on='' line idle=0 where=()
 
 	HANG_TITLE='' HANG_WHERE=''
 	[[ -s "$dir/hang.tsv" ]] || return 1
 	while IFS=$'\t' read -r kind a b c d; do
 		case $kind in
+		idle) idle=$a ;;
 		title) HANG_TITLE=$a ;;
 		cpu) on=" on CPU $a of $b (the busiest)" ;;
 		module)
@@ -432,15 +439,25 @@ boot_hang()
 			;;
 		pc)
 			if [[ "$b" == - ]]; then
-				echo "stuck at $a$on, outside vmlinux (a module's code)" >> "$detail"
+				where+=("stuck at $a$on, outside vmlinux (a module's code)")
 			else
-				echo "stuck at $b ($a)$on${HANG_WHERE:+, $HANG_WHERE}" >> "$detail"
+				where+=("stuck at $b ($a)$on${HANG_WHERE:+, $HANG_WHERE}")
 			fi
 			;;
-		frame) echo "  called from $b ($a)" >> "$detail" ;;
+		frame) where+=("  called from $b ($a)") ;;
 		esac
 	done < "$dir/hang.tsv"
 	[[ -n "$HANG_TITLE" ]] || return 1
+	if ((idle)); then
+		while IFS=$'\t' read -r kind a; do
+			[[ "$kind" == title && "$a" == "INFO: task hung"* ]] || continue
+			echo "every one of the $idle CPUs idles ($HANG_TITLE): the hang is a task that does not go on, listed above by SysRq w" >> "$detail"
+			echo "monitor capture: $dir/hang.raw" >> "$detail"
+			HANG_TITLE=$a HANG_WHERE=
+			return 0
+		done < "$dir/triage.tsv"
+	fi
+	printf '%s\n' "${where[@]}" >> "$detail"
 	echo "monitor capture: $dir/hang.raw" >> "$detail"
 	printf 'title\t%s\n' "$HANG_TITLE" >> "$dir/triage.tsv"
 }
