@@ -20,7 +20,7 @@
 #
 # The record, RUNDIR/results/<cell id>.tsv, is the one truth about a
 # cell; every cell has one, a skipped cell too. Tab separated:
-#	status	ok|acked|FAIL|skip
+#	status	ok|acked|FAIL|skip|flaky (never stored: result_nocache)
 #	summary	one line
 #	out	NAME	VALUE	(any number: what the stage made)
 #	nocache	1		(the result is no verdict: not stored)

@@ -22,6 +22,9 @@
 #         14 a commit that fails on one target only
 #         15 commits that fail the robots' cheap checks
 #         16 a hostile Makefile: the sandbox stops it, honest steps pass
+#         17 init sleeps for ever (every CPU idles): the boot names the
+#         task that does not go on, on x86_64 and arm64
+#         18 claims that hold at random: booted twice, "flaky", not stored
 #
 # Other people may run the pipeline on the same WORKDIR meanwhile, so
 # every run here waits for the lock (LOCK_WAIT=900), finds its run dir by
@@ -54,7 +57,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [17]=24 [18]=15 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -1059,6 +1062,74 @@ case_robots()
 	f_case_end
 }
 
+# case_sleep_hang(): kernel_init() sleeps for ever before it starts init:
+# every CPU idles, so the boot names the task that does not go on, as
+# syzbot titles it, with its stack, on x86_64 and on arm64.
+case_sleep_hang()
+{
+	local t d
+
+	f_case 17 "init sleeps for ever: every CPU idles (x86_64, arm64)"
+	f_run sleep-hang "$FIX/sleep-hang.yaml"
+	t_eq "sleep-hang: exit 1" 1 "$F_RC"
+	for t in x86_64-gcc arm64-gcc; do
+		d=$F_RUN/details/1-$t-boot.txt
+		t_grep "sleep-hang: $t: step 1 boot FAIL, timeout, the task that hung and where" \
+			'^FAIL timeout: INFO: task hung in kernel_init(, booted #[0-9a-f]{12})? \((tcg|kvm)\)$' \
+			<(E2E_TARGET=$t f_cell "$F_RUN" 1 boot)
+		t_grep "sleep-hang: $t: the monitor found every CPU idle" \
+			'^idle	2$' "$F_RUN/boot/1-$t/hang.tsv"
+		t_grep "sleep-hang: $t: details say a task did not go on" \
+			'^the host stopped the guest after 20 s; a task did not go on:$' "$d"
+		t_grep "sleep-hang: $t: details quote PID 1, blocked" \
+			'task:swapper/0 +state:D .*pid:1 ' "$d"
+		t_grep "sleep-hang: $t: and its stack: msleep called from kernel_init" \
+			'^\[ *[0-9.]+\] +msleep\+0x' "$d"
+		t_grep "sleep-hang: $t: kernel_init in the stack" \
+			'^\[ *[0-9.]+\] +kernel_init\+0x' "$d"
+		t_grep "sleep-hang: $t: a timeout is booted twice before it is believed" \
+			'^booted twice \(the first result may have been the host.s\): both the same$' "$d"
+		t_grep "sleep-hang: $t: the title is the crash title" \
+			'^title	INFO: task hung in kernel_init$' "$F_RUN/boot/1-$t/triage.tsv"
+		t_grep "sleep-hang: $t: the report groups it with the crashes" \
+			"^  INFO: task hung in kernel_init: introduced by 1/1, still at 1/1 \\(.*$t.*\\)\$" \
+			"$T_TMP/sleep-hang.out"
+	done
+	f_left_behind sleep-hang "$F_PID"
+	f_case_end
+}
+
+# case_flaky(): claims that hold at random (twelve coins): a boot where
+# one fails is booted again, the two disagree, the tests cell says
+# "flaky" with both outcomes, keeps both boots' files and is not stored.
+case_flaky()
+{
+	local d
+
+	f_case 18 "claims that hold at random: booted twice, flaky"
+	f_run flaky "$FIX/flaky.yaml"
+	d=$F_RUN/details/1-x86_64-gcc-tests.txt
+	t_eq "flaky: exit 1 (flaky is no pass)" 1 "$F_RC"
+	t_grep "flaky: step 1 tests say flaky, a coin that came out both ways" \
+		'^flaky coin-[0-9]+: (yes, then no|no, then yes)' <(f_cell "$F_RUN" 1 tests)
+	t_grep "flaky: step 1 boot ok: the boots themselves agree" '^ok ' <(f_cell "$F_RUN" 1 boot)
+	t_grep "flaky: the details say the two boots disagree" \
+		'^flaky: two boots of the same kernel disagree on these claims:$' "$d"
+	t_grep "flaky: and name a claim with both outcomes" \
+		'^  coin-[0-9]+: (yes, then no|no, then yes)$' "$d"
+	t_grep "flaky: the first boot's results are kept" \
+		"^first boot's results: .*/results\.1\.ktap\$" "$d"
+	t_rc "flaky: the first boot's results exist" 0 test -s "$F_RUN/boot/1-x86_64-gcc/results.1.ktap"
+	t_grep "flaky: the report's matrix shows it" '^ *1/1 .*flaky' "$T_TMP/flaky.out"
+	t_grep "flaky: KTAP says not ok, flaky" '^ *not ok [0-9]+ tests # .*flaky: ' "$T_TMP/flaky.out"
+	f_left_behind flaky "$F_PID"
+	# Not stored: the next run boots the step again.
+	f_run flaky-again "$FIX/flaky.yaml"
+	t_eq "flaky: the next run judges step 1's tests anew, not from the cache" "-" \
+		"$(awk -F'\t' '$1 == 1 && $2 == "x86_64-gcc" && $3 == "tests" { print $8 }' "$F_RUN/cells.tsv")"
+	f_case_end
+}
+
 # case_end(): the next normal run passes, and the kernel repo is sound.
 case_end()
 {
@@ -1102,6 +1173,8 @@ f_want 13 && case_workdir
 f_want 14 && case_targets
 f_want 15 && case_robots
 f_want 16 && case_sandbox
+f_want 17 && case_sleep_hang
+f_want 18 && case_flaky
 f_want end && case_end
 
 if ((T_NUM != plan)); then

@@ -174,7 +174,7 @@ run=$(fresh mixed utf8-status)
 printf '2\tx86_64-gcc\tboot\ta%s\t1\t-\t-\t-\n' "$(printf 'é%.0s' {1..100})" >> "$run/cells.tsv"
 t_rc "a long unknown status exits 2" 2 "$REPORT" "$run"
 t_grep "the message quotes the status cut, with an ellipsis" \
-	"cells\\.tsv:$BAD_LINE: unknown status \"a(é){31}\\.\\.\\.\": expected ok, acked, FAIL or skip\$" "$T_OUT"
+	"cells\\.tsv:$BAD_LINE: unknown status \"a(é){31}\\.\\.\\.\": expected ok, acked, FAIL, skip or flaky\$" "$T_OUT"
 t_rc "the message is valid UTF-8" 0 iconv -f UTF-8 -t UTF-8 "$T_OUT"
 
 # --- 100,000 steps, 500,000 cells: cells are found in n log n ---
@@ -285,7 +285,7 @@ dash-target|2,-,build,ok,1,-,-,-|"-" as the target of a target-scope stage|stage
 step-target|2,x86_64-gcc,apply,ok,1,-,-,-|a target on a step-scope stage|stage apply has scope step: expected target "-", not "x86_64-gcc"
 old-cell|2,boot,ok,1,-,-,-|a cell without its target column|expected 8 tab-separated fields
 no-from|2,x86_64-gcc,boot,ok,1,-,-|a cell without its cached-from column|expected 8 tab-separated fields
-old-cached|2,x86_64-gcc,boot,cached-ok,1,-,-,-|a status with the old cached- prefix|unknown status "cached-ok": expected ok, acked, FAIL or skip
+old-cached|2,x86_64-gcc,boot,cached-ok,1,-,-,-|a status with the old cached- prefix|unknown status "cached-ok": expected ok, acked, FAIL, skip or flaky
 bad-from|2,x86_64-gcc,boot,ok,1,-,-,run1|a cached-from without its cell|bad cached-from "run1": expected RUN/CELL or "-"
 empty-from-run|2,x86_64-gcc,boot,ok,1,-,-,/2-x86_64-gcc-boot|a cached-from without its run|bad cached-from "/2-x86_64-gcc-boot": expected RUN/CELL or "-"
 unknown-stage|2,x86_64-gcc,smatch,ok,1,-,-,-|an unknown stage|unknown stage "smatch"

@@ -161,6 +161,7 @@ enum status {
 	ST_CACHED_SKIP,
 	ST_FAIL,
 	ST_CACHED_FAIL,
+	ST_FLAKY,		/* two runs disagreed; never from the cache */
 	NR_STATUS,
 };
 
@@ -198,6 +199,7 @@ static const char * const status_name[NR_STATUS] = {
 	[ST_CACHED_SKIP] = "cached-skip",
 	[ST_FAIL]	 = "FAIL",
 	[ST_CACHED_FAIL] = "cached-FAIL",
+	[ST_FLAKY]	 = "flaky",
 };
 
 /* The status as the matrix shows it. */
@@ -211,6 +213,7 @@ static const char * const status_short[NR_STATUS] = {
 	[ST_CACHED_SKIP] = "skip*",
 	[ST_FAIL]	 = "FAIL",
 	[ST_CACHED_FAIL] = "FAIL*",
+	[ST_FLAKY]	 = "flaky",
 };
 
 struct cell {
@@ -676,7 +679,7 @@ static void read_cells(struct run *run)
 			    show(f[1], strlen(f[1])));
 		status = lookup(status_name, NR_STATUS, f[3]);
 		if (status < 0 || status == ST_MISSING || is_cached(status))
-			die("%s:%zu: unknown status \"%s\": expected ok, acked, FAIL or skip",
+			die("%s:%zu: unknown status \"%s\": expected ok, acked, FAIL, skip or flaky",
 			    path, i + 1, show(f[3], strlen(f[3])));
 		untab(f[7]);
 		rtrim(f[7]);
@@ -686,6 +689,9 @@ static void read_cells(struct run *run)
 			if (from == f[7] || !from || !from[1] || strchr(from + 1, '/'))
 				die("%s:%zu: bad cached-from \"%s\": expected RUN/CELL or \"-\"",
 				    path, i + 1, show(f[7], strlen(f[7])));
+			if (status == ST_FLAKY)
+				die("%s:%zu: a flaky cell from the cache: a flaky result is never stored",
+				    path, i + 1);
 			status = cached_status(status);
 		}
 		c = cell_of(st, stage, tg ? (size_t)(tg - run->target) : 0);
@@ -710,7 +716,8 @@ static void read_cells(struct run *run)
 
 static int is_fail(enum status st)
 {
-	return st == ST_FAIL || st == ST_CACHED_FAIL;
+	/* Flaky: not the code's verdict, but no pass either. */
+	return st == ST_FAIL || st == ST_CACHED_FAIL || st == ST_FLAKY;
 }
 
 static int is_skip(enum status st)
@@ -1091,6 +1098,8 @@ static void ktap_cell(FILE *out, const struct run *run, const struct step *st,
 	tally[cell_verdict(c->st)]++;
 	if (c->st == ST_ACKED)
 		tag = "acked: ";
+	else if (c->st == ST_FLAKY)
+		tag = "flaky: ";
 	else if (c->st == ST_CACHED_ACKED)
 		tag = "cached: acked: ";
 	else if (is_cached(c->st))

@@ -36,6 +36,8 @@ qemu_start()
 	local extra=${1:-}
 	# shellcheck disable=SC2054  # the commas are QEMU's
 	local res i
+	# The same guest again (stage_boot_finish boots a suspect one twice).
+	QEMU_LAST=("$accel" "$kernel" "$initrd" "$dir" "$secs" "$log" "$extra")
 	# Split first, then put the file in: a path may hold spaces.
 	read -r -a res <<< "$RESULTS_ARGS"
 	for i in "${!res[@]}"; do
@@ -336,7 +338,7 @@ boot_setup()
 	hash_to BOOT_ID "$h" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
-			boot_hang)" \
+			boot_hang boot_judge boot_suspect boot_outcome boot_disagree)" \
 		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)"
 	ACCEL_DONE=0
 	BOOT_PENDING=()
@@ -462,10 +464,98 @@ boot_hang()
 	printf 'title\t%s\n' "$HANG_TITLE" >> "$dir/triage.tsv"
 }
 
+# boot_judge(): judge the guest of DIR ($4) that ended with RC ($5):
+# tools/bin/triage on its console, results and identity into
+# DIR/triage.tsv, where it hung (boot_hang), the details in DETAIL ($2).
+# Sets B_STATUS, B_SUMMARY (without the accelerator), B_TRC (triage's
+# exit code). Args: LOG DETAIL ART DIR RC.
+boot_judge()
+{
+	local log=$1; shift
+	local detail=$1; shift
+	local art=$1; shift
+	local dir=$1; shift
+	local rc=$1; shift
+	local kind a b booted=''
+	local flags=()
+
+	B_STATUS=FAIL B_SUMMARY="triage failed"
+	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
+	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
+	"$TOP/tools/bin/triage" --console "$dir/console.log" \
+		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
+		--identity "$art/identity.tsv" --dmesg "$dir/kernel.log" \
+		"${flags[@]}" > "$dir/triage.tsv" 2>> "$log"
+	B_TRC=$?
+	: > "$detail"
+	while IFS=$'\t' read -r kind a b _; do
+		case $kind in
+		boot) B_STATUS=$a; B_SUMMARY=$b ;;
+		identity) [[ "$a" == ok ]] && booted=${b%% *} ;;
+		boot-detail) echo "$a" >> "$detail" ;;
+		esac
+	done < "$dir/triage.tsv"
+	((rc == 124)) && boot_hang "$dir" "$detail" &&
+		B_SUMMARY+=": $HANG_TITLE${HANG_WHERE:+ ($HANG_WHERE)}"
+	# Every boot says which kernel it proved it ran.
+	B_SUMMARY+=${booted:+, booted $booted}
+}
+
+# boot_suspect(): whether the boot of DIR ($1), judged by boot_judge with
+# QEMU's exit RC ($2), may be the host's doing rather than the kernel's:
+# it timed out, or a claim came out other than declared. Such a boot is
+# run once more before its result is believed.
+boot_suspect()
+{
+	local dir=$1; shift
+	local rc=$1; shift
+	local kind a b c d
+
+	((rc == 124)) && return 0
+	while IFS=$'\t' read -r kind a b c d _; do
+		[[ "$kind" == test && "$d" == FAIL ]] && return 0
+	done < "$dir/triage.tsv"
+	return 1
+}
+
+# boot_outcome(): what a boot's DIR/triage.tsv ($1) says, one line per
+# fact two boots of one kernel must agree on: the boot's verdict, each
+# claim's result (not its diagnostics, which hold times and addresses).
+boot_outcome()
+{
+	local kind a b c
+
+	while IFS=$'\t' read -r kind a b c _; do
+		case $kind in
+		boot) printf 'boot\t%s\n' "${b%%:*}" ;;
+		test) printf 'test %s\t%s\n' "$a" "$c" ;;
+		esac
+	done < "$1"
+}
+
+# boot_disagree(): the facts on which two boots' triage.tsv ($1, $2)
+# differ, one line each ("boot: timeout, then ok"); none when they agree.
+boot_disagree()
+{
+	local what v
+	local -A first=() second=()
+
+	while IFS=$'\t' read -r what v; do first[$what]=$v; done < <(boot_outcome "$1")
+	while IFS=$'\t' read -r what v; do second[$what]=$v; done < <(boot_outcome "$2")
+	for what in "${!first[@]}" "${!second[@]}"; do
+		[[ "${first[$what]:-none}" == "${second[$what]:-none}" ]] && continue
+		printf '%s: %s, then %s\n' "${what#test }" "${first[$what]:-none}" "${second[$what]:-none}"
+	done | sort -u
+}
+
 # stage_boot_finish(): the boot stage, second half: wait for the guest
-# and judge console, results and identity (tools/bin/triage, whose output
-# DIR/triage.tsv the tests stage reads). Args: REC LOG DETAIL ART DIR
-# ACCEL (what the guest ran on).
+# and judge console, results and identity (boot_judge; DIR/triage.tsv is
+# what the tests stage reads). A suspect boot (boot_suspect) runs once
+# more, the same kernel and initramfs on the same command line: when the
+# two agree the second is the verdict; when not, the cell is "flaky",
+# says both outcomes and is not stored, and the first boot's files are
+# kept as *.1 (console.1.log, triage.1.tsv, ...). Args: REC LOG DETAIL
+# ART DIR ACCEL (what the guest ran on).
 stage_boot_finish()
 {
 	local rec=$1; shift
@@ -474,38 +564,51 @@ stage_boot_finish()
 	local art=$1; shift
 	local dir=$1; shift
 	local accel=$1; shift
-	local rc trc kind a b status=FAIL summary="triage failed" booted=''
-	local flags=()
+	local rc f was='' differ=''
 
 	qemu_wait
 	rc=$?
-	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
-	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
-	"$TOP/tools/bin/triage" --console "$dir/console.log" \
-		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
-		--identity "$art/identity.tsv" --dmesg "$dir/kernel.log" \
-		"${flags[@]}" > "$dir/triage.tsv" 2>> "$log"
-	trc=$?
-	: > "$detail"
-	while IFS=$'\t' read -r kind a b _; do
-		case $kind in
-		boot) status=$a; summary=$b ;;
-		identity) [[ "$a" == ok ]] && booted=${b%% *} ;;
-		boot-detail) echo "$a" >> "$detail" ;;
-		esac
-	done < "$dir/triage.tsv"
-	((rc == 124)) && boot_hang "$dir" "$detail" &&
-		summary+=": $HANG_TITLE${HANG_WHERE:+ ($HANG_WHERE)}"
-	# Every boot says which kernel it proved it ran.
-	result "$rec" "$status" "$summary${booted:+, booted $booted} ($accel)"
-	if ((trc > 1)); then
+	boot_judge "$log" "$detail" "$art" "$dir" "$rc"
+	if ((B_TRC <= 1)) && boot_suspect "$dir" "$rc"; then
+		was=$B_SUMMARY
+		for f in console.log results.ktap triage.tsv kernel.log hang.tsv hang.raw hang.err; do
+			[[ -e "$dir/$f" ]] && mv "$dir/$f" "$dir/${f%.*}.1.${f##*.}"
+		done
+		cp "$detail" "$detail.1"
+		echo "boot again: the first boot's result ($was) may be the host's" >> "$log"
+		qemu_start "${QEMU_LAST[@]}"
+		qemu_wait
+		rc=$?
+		boot_judge "$log" "$detail" "$art" "$dir" "$rc"
+		# The boot's own verdict; the claims are the tests cell's.
+		differ=$(boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" | grep '^boot: ')
+	fi
+	result "$rec" "$B_STATUS" "$B_SUMMARY ($accel)"
+	if [[ -n "$differ" ]]; then
+		result "$rec" flaky "$was, then $B_SUMMARY ($accel)"
+		result_nocache "$rec"
+		{
+			echo "flaky: two boots of the same kernel, initramfs and command line disagree:"
+			echo "  ${differ//$'\n'/$'\n'  }"
+			echo "first boot: console $dir/console.1.log, results $dir/results.1.ktap, its details:"
+			sed 's/^/  /' "$detail.1"
+			echo "second boot:"
+		} > "$detail.flaky"
+		cat "$detail" >> "$detail.flaky"
+		mv "$detail.flaky" "$detail"
+		echo "next: rerun (a flaky result is not stored); if it stays flaky, look for a race or a timeout too short for this host" >> "$detail"
+	elif [[ -n "$was" ]]; then
+		echo "booted twice (the first result may have been the host's): both the same" >> "$detail"
+	fi
+	rm -f "$detail.1"
+	if ((B_TRC > 1)); then
 		# triage's own error is no verdict on the step: not cached.
 		result "$rec" FAIL "triage failed ($accel)"
 		result_nocache "$rec"
-		echo "triage exited $trc: $(tail -n 1 "$log")" >> "$detail"
+		echo "triage exited $B_TRC: $(tail -n 1 "$log")" >> "$detail"
 		echo "next: fix the tool (make tools), then rerun" >> "$detail"
 	fi
-	if [[ "$status" != ok ]]; then
+	if [[ "$B_STATUS" != ok ]]; then
 		echo "console: $dir/console.log" >> "$detail"
 		echo "next: rerun with KEEP=1 and boot $art/${IMAGE##*/} by hand (command in $log)" >> "$detail"
 	fi
@@ -526,7 +629,7 @@ stage_tests()
 	local detail=$1; shift
 	local dir=$1; shift
 	local boot_rec=$1; shift
-	local kind a b c d e r status=skip summary="no triage" wrong=0 order=()
+	local kind a b c d e r status=skip summary="no triage" wrong=0 order=() flaky
 	local -A reason_of=() ids=()
 
 	: > "$detail"
@@ -555,6 +658,19 @@ stage_tests()
 		echo "SKIP on this target: ${ids[$r]}: $r" >> "$detail"
 	done
 	[[ "$status" == ok ]] && ((${#order[@]})) && status=acked
+	# Booted twice (stage_boot_finish): claims the two boots disagree on.
+	if [[ -f "$dir/triage.1.tsv" ]]; then
+		flaky=$(boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" | grep -v '^boot: ')
+		if [[ -n "$flaky" ]]; then
+			status=flaky
+			summary=$(echo "$flaky" | paste -sd ';' | sed 's/;/; /g')
+			{
+				echo "flaky: two boots of the same kernel disagree on these claims:"
+				echo "  ${flaky//$'\n'/$'\n'  }"
+				echo "first boot's results: $dir/results.1.ktap"
+			} >> "$detail"
+		fi
+	fi
 	if [[ "$status" == FAIL ]]; then
 		echo "results: $dir/results.ktap" >> "$detail"
 		# The runner's dump of the kernel log (the console is quiet).
@@ -567,7 +683,8 @@ stage_tests()
 		summary="the guest ran another kernel (see boot)"
 	fi
 	result "$rec" "$status" "$summary"
-	[[ -n "$(rec_get "$boot_rec" nocache)" ]] && result_nocache "$rec"
+	# A flaky verdict is no verdict on the step: never stored.
+	[[ "$status" == flaky || -n "$(rec_get "$boot_rec" nocache)" ]] && result_nocache "$rec"
 	return 0
 }
 
