@@ -3,6 +3,22 @@
  * report - the run report of bisect-check.
  *
  * Usage: report RUNDIR
+ *        report --abi RUNDIR
+ *
+ * With --abi it writes nothing and prints, for the sender to paste into
+ * the cover letter (make send ABI=1), what each series step (every step
+ * but 0) does to the exported symbols by its abi cells (the stage named
+ * "abi", of scope target) and their details, "CHANGE SYMBOL: BEFORE ->
+ * AFTER (VERDICT)" a line as tools/stages/abi writes them (no details:
+ * no change). A heading names the targets ("... agree" when every step's
+ * targets do), then per step its label and subject and, below, its
+ * changes, by kind (-N removed, +N added, N changed, N moved), each
+ * export with its type, namespace and object; one line per group of
+ * targets that agree when they differ. Lines wrap at 72 columns between
+ * exports. It reads stages.tsv, targets.tsv, steps.tsv and cells.tsv as
+ * below. Exit status: 0 printed; 1 an abi cell of a series step did not
+ * pass (failed, skipped or not run: each is named on stderr, nothing is
+ * printed); 2 usage or input error (FILE:LINE).
  *
  * Reads (all tab separated, one record a line; blank lines and lines
  * starting with "#" are ignored; all five files must exist):
@@ -1430,6 +1446,343 @@ static void write_file(const char *dir, const char *name, const char *buf,
 	free(path);
 }
 
+/*
+ * --abi: the exported ABI of each series step, for the sender to paste
+ * into the cover letter (make send ABI=1). The abi cells keep their
+ * changes only as details, one line each, as tools/stages/abi writes
+ * them: "CHANGE SYMBOL: BEFORE -> AFTER (VERDICT)".
+ */
+#define ABI_WIDTH	72	/* columns a line of the summary fills at most */
+#define ABI_BREAK	"\x1f"	/* where a summary's line may break: a space */
+
+enum abi_kind {
+	ABI_REMOVED,
+	ABI_ADDED,
+	ABI_CHANGED,
+	ABI_MOVED,
+	NR_ABI_KIND,
+};
+
+static const char * const abi_kind_name[NR_ABI_KIND] = {
+	[ABI_REMOVED]	= "removed",
+	[ABI_ADDED]	= "added",
+	[ABI_CHANGED]	= "changed",
+	[ABI_MOVED]	= "moved",
+};
+
+/* Does a cell of status @st vouch for what it says? */
+static int passed(enum status st)
+{
+	return st == ST_OK || st == ST_ACKED || st == ST_CACHED_OK ||
+	       st == ST_CACHED_ACKED;
+}
+
+/*
+ * One side of a change, "TYPE[:NAMESPACE]@OBJECT" (tools/bin/abi), as
+ * "TYPE, OBJECT" or "TYPE, namespace NAMESPACE, OBJECT"; NULL when it is
+ * not of that form. Allocated.
+ */
+static char *abi_side(const char *s)
+{
+	const char *at = strchr(s, '@'), *ns;
+
+	if (!at || at == s || !at[1] || strchr(at + 1, '@') ||
+	    strncmp(s, "EXPORT_SYMBOL", 13))
+		return NULL;
+	ns = memchr(s, ':', at - s);
+	if (!ns)
+		return xasprintf("%.*s, %s", (int)(at - s), s, at + 1);
+	if (ns + 1 == at)
+		return NULL;
+	return xasprintf("%.*s, namespace %.*s, %s", (int)(ns - s), s,
+			 (int)(at - ns - 1), ns + 1, at + 1);
+}
+
+/*
+ * Parse the detail line @s (line @lineno of @path) of a passing abi cell
+ * into its kind and "SYMBOL (what it is)", allocated into *@item.
+ */
+static enum abi_kind abi_parse(char *s, const char *path, size_t lineno,
+			       char **item)
+{
+	char *sym, *before, *after, *verdict, *end, *b = NULL, *a = NULL;
+	int k, bad;
+
+	sym = strchr(s, ' ');
+	before = strstr(s, ": ");
+	after = strstr(s, " -> ");
+	verdict = strstr(s, " (");
+	end = s + strlen(s);
+	if (!sym || !before || !after || !verdict || end[-1] != ')' ||
+	    !(sym < before && before < after && after < verdict))
+		die("%s:%zu: expected \"CHANGE SYMBOL: BEFORE -> AFTER (VERDICT)\", got \"%s\"",
+		    path, lineno, show(s, strlen(s)));
+	*sym++ = '\0';
+	*before = '\0';
+	before += 2;
+	*after = '\0';
+	after += 4;
+	*verdict = '\0';
+	verdict += 2;
+	end[-1] = '\0';
+	k = lookup(abi_kind_name, NR_ABI_KIND, s);
+	if (k < 0)
+		die("%s:%zu: unknown change \"%s\": expected removed, added, changed or moved",
+		    path, lineno, show(s, strlen(s)));
+	if (!*sym || strchr(sym, ' '))
+		die("%s:%zu: bad symbol \"%s\"", path, lineno,
+		    show(sym, strlen(sym)));
+	if (strcmp(verdict, "declared") && strcmp(verdict, "info"))
+		die("%s:%zu: %s %s is \"%s\", in a cell that passed: expected declared or info",
+		    path, lineno, s, show(sym, strlen(sym)),
+		    show(verdict, strlen(verdict)));
+	if (strcmp(before, "-"))
+		b = abi_side(before);
+	if (strcmp(after, "-"))
+		a = abi_side(after);
+	/* "-" only on the side a removal or an addition has not. */
+	bad = k == ABI_ADDED ? strcmp(before, "-") != 0 : !b;
+	bad = bad || (k == ABI_REMOVED ? strcmp(after, "-") != 0 : !a);
+	if (bad)
+		die("%s:%zu: %s %s: bad sides \"%s\" -> \"%s\": expected TYPE[:NS]@OBJECT or \"-\"",
+		    path, lineno, s, show(sym, strlen(sym)),
+		    show(before, strlen(before)), show(after, strlen(after)));
+	if (k == ABI_REMOVED)
+		*item = xasprintf("%s (%s)", sym, b);
+	else if (k == ABI_ADDED)
+		*item = xasprintf("%s (%s)", sym, a);
+	else
+		*item = xasprintf("%s (%s -> %s)", sym, b, a);
+	free(b);
+	free(a);
+	return k;
+}
+
+/*
+ * What the abi cell (stage @k) of step @st on target @t says changed:
+ * "no change", or per kind of change its count and symbols, e.g. "-2
+ * exports: a (EXPORT_SYMBOL_GPL, vmlinux), b (...)", with ABI_BREAK
+ * where a line may break (read_lines() leaves no control character in
+ * the details). Allocated.
+ */
+static char *abi_text(const struct run *run, const struct step *st, int k,
+		      size_t t)
+{
+	static const char * const fmt[NR_ABI_KIND] = {
+		[ABI_REMOVED]	= "-%zu export%s",
+		[ABI_ADDED]	= "+%zu export%s",
+		[ABI_CHANGED]	= "%zu export%s changed",
+		[ABI_MOVED]	= "%zu export%s moved",
+	};
+	char *id = cell_id(run, st, k, t), *path, *item, *text = NULL;
+	size_t i, n[NR_ABI_KIND] = { 0 }, len = 0;
+	FILE *item_out[NR_ABI_KIND], *out;
+	char *items[NR_ABI_KIND];
+	size_t items_len[NR_ABI_KIND];
+	struct lines l;
+	int kind, first = 1;
+
+	path = xasprintf("%s/details/%s.txt", run->dir, id);
+	free(id);
+	for (kind = 0; kind < NR_ABI_KIND; kind++) {
+		item_out[kind] = open_memstream(&items[kind], &items_len[kind]);
+		if (!item_out[kind])
+			die("out of memory");
+	}
+	if (read_lines(&l, path, 1) == 0) {
+		for (i = 0; i < l.nr; i++) {
+			rtrim(l.v[i]);
+			if (skip_line(l.v[i]))
+				continue;
+			kind = abi_parse(l.v[i], path, i + 1, &item);
+			fprintf(item_out[kind], "%s%s",
+				n[kind] ? "," ABI_BREAK : "", item);
+			n[kind]++;
+			free(item);
+		}
+		free(l.v);
+		free(l.buf);
+	}
+	out = open_memstream(&text, &len);
+	if (!out)
+		die("out of memory");
+	for (kind = 0; kind < NR_ABI_KIND; kind++) {
+		if (fclose(item_out[kind]))
+			die("out of memory");
+		if (n[kind]) {
+			fputs(first ? "" : ";" ABI_BREAK, out);
+			fprintf(out, fmt[kind], n[kind], n[kind] == 1 ? "" : "s");
+			fprintf(out, ":" ABI_BREAK "%s", items[kind]);
+			first = 0;
+		}
+		free(items[kind]);
+	}
+	if (first)
+		fputs("no change", out);
+	if (fclose(out))
+		die("out of memory");
+	free(path);
+	return text;
+}
+
+/*
+ * Print @text wrapped at ABI_WIDTH columns at its ABI_BREAKs (a space
+ * where it does not break), its first line after @first, the others
+ * after @more. A part longer than a line stays whole.
+ */
+static void wrap(FILE *out, const char *first, const char *more,
+		 const char *text)
+{
+	char *copy = xstrdup(text), *word, *save = NULL;
+	size_t col = width(first), w;
+	int words = 0;
+
+	fputs(first, out);
+	for (word = strtok_r(copy, ABI_BREAK, &save); word;
+	     word = strtok_r(NULL, ABI_BREAK, &save)) {
+		w = width(word);
+		if (words && col + 1 + w > ABI_WIDTH) {
+			fprintf(out, "\n%s", more);
+			col = width(more);
+			words = 0;
+		}
+		if (words++) {
+			fputc(' ', out);
+			col++;
+		}
+		fputs(word, out);
+		col += w;
+	}
+	fputc('\n', out);
+	free(copy);
+}
+
+/*
+ * Print the summary of one step: its heading @step, then below it
+ * @text[], what each target's abi cell says; one line per group of
+ * targets that agree when they differ.
+ */
+static void abi_step(FILE *out, const struct run *run, const char *step,
+		     char **text)
+{
+	char *line, *names;
+	size_t t, u;
+	int *done;
+
+	fprintf(out, "  %s\n", step);
+	for (t = 1; t < run->nr_target; t++)
+		if (strcmp(text[t], text[0]))
+			break;
+	if (t == run->nr_target) {
+		wrap(out, "      ", "        ", text[0]);
+		return;
+	}
+	done = xrealloc(NULL, run->nr_target * sizeof(*done));
+	memset(done, 0, run->nr_target * sizeof(*done));
+	for (t = 0; t < run->nr_target; t++) {
+		if (done[t])
+			continue;
+		names = xstrdup(run->target[t].name);
+		for (u = t + 1; u < run->nr_target; u++) {
+			if (done[u] || strcmp(text[u], text[t]))
+				continue;
+			done[u] = 1;
+			line = xasprintf("%s, %s", names, run->target[u].name);
+			free(names);
+			names = line;
+		}
+		line = xasprintf("%s:" ABI_BREAK "%s", names, text[t]);
+		wrap(out, "      ", "        ", line);
+		free(line);
+		free(names);
+	}
+	free(done);
+}
+
+/* Say that the abi cell @c of step @st on target @t did not pass. */
+static void no_verdict(const struct run *run, const struct step *st, size_t t,
+		       const struct cell *c)
+{
+	fprintf(stderr, "%s: error: step %s on %s: no abi verdict: %s%s%s\n",
+		prog, st->label, run->target[t].name,
+		c->st == ST_MISSING ? "" : status_name[c->st],
+		c->st == ST_MISSING ? "" : ": ", c->summary);
+}
+
+/*
+ * The --abi summary of @run: a heading naming the targets, then per
+ * series step (every step but 0, the preparation or base) its label,
+ * subject and what its abi cells say changed; one line per group of
+ * targets where they differ. Printed only when every one of those cells
+ * passed; otherwise each that did not is named on stderr. Returns the
+ * exit status.
+ */
+static int abi_summary(const struct run *run)
+{
+	int k = lookup(stage_name, nr_stages, "abi"), bad = 0, agree = 1;
+	char **text, *step, *buf = NULL;
+	size_t i, t, n, len = 0;
+	const struct cell *c;
+	struct step *st;
+	FILE *out;
+
+	if (k < 0 || stage_scope[k] != SCOPE_TARGET)
+		die("%s/stages.tsv: no abi stage: the run is older; run 'make bisect-check' again",
+		    run->dir);
+	n = run->nr_target;
+	text = xrealloc(NULL, run->nr_step * n * sizeof(*text));
+	for (i = 0; i < run->nr_step; i++) {
+		st = &run->step[i];
+		for (t = 0; t < n; t++) {
+			text[i * n + t] = NULL;
+			c = cell_of(st, k, t);
+			if (st->index == 0)
+				continue;
+			if (!passed(c->st)) {
+				no_verdict(run, st, t, c);
+				bad++;
+				continue;
+			}
+			text[i * n + t] = abi_text(run, st, k, t);
+			if (text[i * n] && strcmp(text[i * n + t], text[i * n]))
+				agree = 0;
+		}
+	}
+	if (run->step[0].index == 0 && run->nr_step == 1)
+		die("%s/steps.tsv: no step after step 0: no patch to summarize",
+		    run->dir);
+	if (bad) {
+		fprintf(stderr, "%s: error: %d abi cell(s) of %s did not pass: no summary\n",
+			prog, bad, run->dir);
+		return REPORT_FAIL;
+	}
+	out = open_memstream(&buf, &len);
+	if (!out)
+		die("out of memory");
+	fputs("Exported ABI per patch (", out);
+	for (t = 0; t < n; t++)
+		fprintf(out, "%s%s", t ? ", " : "", run->target[t].name);
+	fprintf(out, "%s):\n", n > 1 && agree ? " agree" : "");
+	for (i = 0; i < run->nr_step; i++) {
+		st = &run->step[i];
+		if (st->index == 0)
+			continue;
+		step = xasprintf("%s %s", st->label, st->subject);
+		abi_step(out, run, step, &text[i * n]);
+		free(step);
+	}
+	if (fclose(out))
+		die("out of memory");
+	fwrite(buf, 1, len, stdout);
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write stdout: %s", strerror(errno));
+	for (i = 0; i < run->nr_step * n; i++)
+		free(text[i]);
+	free(text);
+	free(buf);
+	return REPORT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct run run = { .nr_step = 0 };
@@ -1437,8 +1790,17 @@ int main(int argc, char **argv)
 	size_t ktap_len = 0, matrix_len = 0, tally[NR_VERDICT] = { 0 };
 	FILE *out;
 
+	if (argc == 3 && !strcmp(argv[1], "--abi") && argv[2][0] != '-') {
+		run.dir = argv[2];
+		read_stages(&run);
+		read_targets(&run);
+		read_steps(&run);
+		read_cells(&run);
+		return abi_summary(&run);
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: %s RUNDIR\n", prog);
+		fprintf(stderr, "usage: %s RUNDIR\n       %s --abi RUNDIR\n",
+			prog, prog);
 		return REPORT_ERROR;
 	}
 	run.dir = argv[1];
