@@ -65,6 +65,7 @@ help: ## list the targets and variables
 	@echo '  TARGETS="t ..." only these targets of the series (default: all it declares)'
 	@echo '  SANDBOX=0      run the tree'"'"'s Makefiles and scripts without the sandbox (README, Sandbox)'
 	@echo '  SEND=1|reflect make send: really send (default: write messages only)'
+	@echo '  ABI=1          make send: only print each patch'"'"'s exported ABI changes, for the cover letter'
 	@echo '  PRUNE_RUNS=n   run dirs kept (default 20); PRUNE_DAYS=n: unused entries kept (default 14)'
 	@echo 'Exit: make bisect-check exits 0 when every cell passed, else 2 (make'"'"'s own code)'
 	@echo '  after saying the tool'"'"'s: tools/bisect-check exits 0 passed, 1 a check failed, 2 setup error.'
@@ -128,9 +129,17 @@ lint: ## shellcheck -x and checkpatch --no-tree -f on our C
 	$(Q)tools/deps.sh lint
 	$(Q)tools/lint.sh
 
-send: tools ## write the series' messages with b4 (SEND=1 sends, SEND=reflect to you)
+# ABI=1: print the per-patch ABI summary of the last run, for the sender
+# to paste into the cover letter; nothing is written or sent.
+ifeq ($(origin ABI),command line)
+ifneq ($(filter-out 0 1,$(ABI)),)
+$(error ABI=$(ABI): expected 1 (make send: print the ABI summary) or 0)
+endif
+endif
+
+send: tools ## write the series' messages with b4 (SEND=1 sends, SEND=reflect to you, ABI=1 prints the ABI summary)
 	$(Q)tools/deps.sh bisect send
-	$(Q)tools/send.sh
+	$(Q)tools/send.sh $(if $(filter 1,$(ABI)),--abi)
 
 range-diff: tools ## git range-diff of v1 against v2 on the same base
 	$(Q)tools/deps.sh bisect

@@ -15,15 +15,19 @@
 # SEND=1 and SEND=reflect first require that the last bisect-check of
 # exactly this series passed: this series file, all steps, exit 0, the
 # same base commit, the same patch ids as the commits being sent.
+# --abi (make send ABI=1), under the same requirement, prints what each
+# patch does to the exported symbols, by that run's abi cells, for the
+# sender to paste into the cover letter; it writes and sends nothing.
 #
-# Usage: tools/send.sh [SERIES.yaml]
+# Usage: tools/send.sh [--abi] [SERIES.yaml]
 # Environment: SERIES, WORKDIR, SEND, SEND_OUT, V=1, KEEP=1, and
 #   SIGN=auto|1|0  patatt-sign the messages: auto (default) signs when
 #                  patatt.signingkey or user.signingkey is set
 #   AUTO_CC=1|0    ask get_maintainer.pl through b4 (default 1)
 #   LAST_RUN=dir   the run dir to check instead of the one named by
 #                  WORKDIR/last-run/NAME-vVERSION (for tests)
-# Exit: 0 written or sent, 1 refused or failed, 2 usage or setup error.
+# Exit: 0 written or sent (--abi: printed), 1 refused or failed, 2 usage
+#   or setup error.
 
 PROG=send
 # shellcheck source=tools/lib.sh
@@ -31,6 +35,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tools/series.sh
 source "$TOP/tools/series.sh"
 
+ABI_ONLY=0
+if [[ "${1:-}" == --abi ]]; then
+	ABI_ONLY=1
+	shift
+fi
 SERIES=${1:-$SERIES}
 KREPO=$WORKDIR/kernel.git
 WT=$WORKDIR/send-wt
@@ -43,22 +52,24 @@ declare -a PATCHES=() FILE_IDS=() SENT_IDS=() RUN_IDS=() WHY=()
 # usage(): print the usage and exit with $1.
 usage()
 {
-	sed -n 's/^# \{0,1\}//; 4,26p' "$0"
+	sed -n 's/^# \{0,1\}//; 4,30p' "$0"
 	exit "$1"
 }
 
-# refuse(): print why sending is refused, what to do, and exit 1.
+# refuse(): print why $1 (sending, or --abi's summary) is refused, what
+# to do (then $2, default sending again), and exit 1.
 refuse()
 {
 	local what=$1; shift
+	local again=${1:-send again when it passes}
 	local line
 
 	printf '%s: error: refusing to %s:\n' "$PROG" "$what" >&2
 	for line in "${WHY[@]}"; do
 		printf '  - %s\n' "$line" >&2
 	done
-	printf '%s: next: run '\''make bisect-check SERIES=%s'\'', then send again when it passes\n' \
-		"$PROG" "$SERIES" >&2
+	printf '%s: next: run '\''make bisect-check SERIES=%s'\'', then %s\n' \
+		"$PROG" "$SERIES" "$again" >&2
 	exit "$EXIT_FAIL"
 }
 
@@ -119,8 +130,9 @@ send_series()
 	NAME=$SERIES_NAME
 	VERSION=$SERIES_VERSION
 	COVER=$SERIES_COVER
-	# A series may leave its cover letter out: it is checked, not sent.
-	[[ -n "$COVER" ]] ||
+	# A series may leave its cover letter out: it is checked, not sent
+	# (and --abi prints for one yet to be written).
+	[[ -n "$COVER" || "$ABI_ONLY" == 1 ]] ||
 		die "$SERIES: the series has no cover-letter, and sending needs one: add cover-letter: FILE to it (b4's cover format: subject, empty line, body)"
 	for i in "${!STEP_PATCH[@]}"; do
 		PATCHES[i]=${STEP_PATCH[i]}
@@ -575,6 +587,35 @@ send_messages()
 	fi
 }
 
+# abi_summary(): print the ABI summary of the series (--abi) from its
+# last bisect-check, which must be of exactly these patch files and have
+# passed (check_run); nothing is written or sent. tools/bin/report --abi
+# reads the run's abi cells.
+abi_summary()
+{
+	local t out
+
+	command -v git > /dev/null || die "git is missing: run 'tools/deps.sh send' (or 'make deps')"
+	for t in series report; do
+		[[ -x "$TOP/tools/bin/$t" ]] ||
+			die "tools/bin/$t is not built: run 'make tools'"
+	done
+	send_series
+	[[ -d "$KREPO" ]] || die "no kernel repo at $KREPO: run 'make bisect-check' first"
+	if [[ "${SEND:-0}" != 0 ]]; then
+		msg "note: SEND=$SEND ignored: --abi (ABI=1) prints the summary and sends nothing"
+	fi
+	file_ids
+	check_run FILE_IDS
+	((${#WHY[@]} == 0)) ||
+		refuse "print the ABI summary of $NAME v$VERSION" \
+			"'make send ABI=1' again when it passes"
+	out=$("$TOP/tools/bin/report" --abi "$RUN") ||
+		DIE_RC=$EXIT_FAIL die "tools/bin/report --abi $RUN found no summary (above): run 'make bisect-check SERIES=$SERIES'"
+	msg "the exported ABI per patch, by the abi cells of $RUN; paste it into ${COVER:-the cover letter} if you want it there (make send never adds it):"
+	printf '%s\n' "$out"
+}
+
 # why(): print the reasons in WHY on one line.
 why()
 {
@@ -590,6 +631,10 @@ main()
 
 	[[ "${1:-}" == -h || "${1:-}" == --help ]] && usage 0
 	(($# <= 1)) || usage "$EXIT_SETUP"
+	if ((ABI_ONLY)); then
+		abi_summary
+		return
+	fi
 	case ${SEND:-0} in
 	0) MODE='write' ;;
 	1) MODE=send ;;

@@ -12,7 +12,9 @@
 # tools/bisect-check first, which takes minutes.
 #
 # Checks, in order: `make send` writes the 4 messages and sends nothing;
-# SEND=1 is refused (exit 1, nothing sent) with no run, a failed run, a
+# `make send ABI=1` prints the exported ABI per patch (3/3's two removals
+# on every target) and writes and sends nothing; SEND=1 (and ABI=1 on a
+# changed patch) is refused (exit 1, nothing sent) with no run, a failed run, a
 # partial run, a run of another series file, a different base, a changed
 # patch, a sender who did not sign off; SEND=reflect sends them to the
 # sender only; SEND=1, by the author, sends them:
@@ -209,7 +211,7 @@ refused()
 }
 
 T_START=$(now_ms)
-t_plan 47
+t_plan 56
 defer_init
 defer rm -rf "$T_TMP"
 
@@ -268,6 +270,22 @@ t_eq "make send prints a block per message" 4 "$(grep -cE '^\[PATCH v2 [0-3]/3\]
 t_eq "make send sends nothing" 0 "$(mail_count)"
 echo "# time: make send $(fmt_ms $(($(now_ms) - t)))"
 
+# make send ABI=1: the exported ABI per patch, by the passed run's abi
+# cells, for the sender to paste; no message written or sent.
+t=$(now_ms)
+emls=$(find "$RUN" "$WORKDIR/send" -name '*.eml' 2> /dev/null | wc -l)
+t_rc "make send ABI=1 exits 0" 0 send_make ABI=1
+t_grep "make send ABI=1: the three targets agree" \
+	'^Exported ABI per patch \(x86_64-gcc, arm64-gcc, x86_64-clang agree\):$' "$T_OUT"
+t_eq "make send ABI=1: 3/3 removes its two exports" \
+	"      -2 exports: kallsyms_lookup_name (EXPORT_SYMBOL_GPL, vmlinux),|        kallsyms_on_each_symbol (EXPORT_SYMBOL_GPL, vmlinux)" \
+	"$(grep -A2 '^  3/3 kallsyms: ' "$T_OUT" | tail -n 2 | paste -sd '|')"
+t_eq "make send ABI=1: 1/3 and 2/3 change no export" "      no change|      no change" \
+	"$(grep -A1 -E '^  [12]/3 ' "$T_OUT" | grep -vE '^  [12]/3 |^--' | paste -sd '|')"
+t_eq "make send ABI=1 writes no message and sends none" "$emls 0" \
+	"$(find "$RUN" "$WORKDIR/send" -name '*.eml' 2> /dev/null | wc -l) $(mail_count)"
+echo "# time: make send ABI=1 $(fmt_ms $(($(now_ms) - t)))"
+
 # SEND=1 refused: the reason, and still nothing sent.
 t=$(now_ms)
 refused "$T_TMP/run-none" 'no run' "no run"
@@ -284,6 +302,11 @@ refused "$T_TMP/run-base" 'different base: the run checked 0123456789ab' "anothe
 fake_run "$T_TMP/run-patch" patch-id 2 0123456789abcdef0123456789abcdef01234567
 refused "$T_TMP/run-patch" 'patch 2 changed since the check' "patch 2 changed"
 t_grep "SEND=1 refused: says what to do" "next: run 'make bisect-check" "$T_OUT"
+t_rc "ABI=1 refused: patch 2 changed (exit 1)" 1 \
+	env LAST_RUN="$T_TMP/run-patch" "$T_TOP/tools/send.sh" --abi
+t_grep "ABI=1 refused: says why" 'patch 2 changed since the check' "$T_OUT"
+t_grep "ABI=1 refused: says what to do" "then 'make send ABI=1' again when it passes" "$T_OUT"
+t_nogrep "ABI=1 refused: prints no summary" '^Exported ABI' "$T_OUT"
 # A passing run, but the sender signed off none of the patches.
 refused "$RUN" "patch 1 \\(0001-[^)]*\\): no Signed-off-by: of the sender <$SENDER>: you send it as $SENDER_NAME <$SENDER>, so add your Signed-off-by as its last trailer" \
 	"the sender did not sign off"

@@ -5,7 +5,8 @@
 # prints for the cover letter: tools/bin/report --abi on the abi cells
 # of a real run (test/fixtures/abi-summary/README) and on variants of it
 # (targets that differ, each kind of change, cells that did not pass,
-# details it cannot read).
+# details it cannot read), then tools/send.sh --abi, which prints it only
+# from the last run of exactly this series and writes and sends nothing.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -32,7 +33,7 @@ cell()
 		"$run/cells.tsv" > "$run/cells.tsv.new" && mv "$run/cells.tsv.new" "$run/cells.tsv"
 }
 
-t_plan 29
+t_plan 41
 
 # --- the real run: all three targets agree ---
 t_rc "report --abi: exit 0" 0 "$REPORT" --abi "$FIX/run"
@@ -121,5 +122,67 @@ run=$(fresh noise)
 head -c 4096 /dev/urandom > "$run/details/3-arm64-gcc-abi.txt"
 t_rc "random bytes as details: exit 2 (no crash, no sanitizer report)" 2 "$REPORT" --abi "$run"
 t_rc "report --abi without a run dir: usage, exit 2" 2 "$REPORT" --abi
+
+# --- tools/send.sh --abi: only from the last run of exactly this series ---
+# A WORKDIR whose kernel repo has the series' base branch, and the run
+# dir as a passed run of series.yaml on that base with these patches.
+SERIES_FILE=$T_TOP/series.yaml
+WD=$T_TMP/workdir
+git init -q --bare "$WD/kernel.git"
+base=$(GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t.test GIT_COMMITTER_NAME=t \
+	GIT_COMMITTER_EMAIL=t@t.test git --git-dir="$WD/kernel.git" commit-tree -m base \
+	"$(git --git-dir="$WD/kernel.git" mktree < /dev/null)")
+git --git-dir="$WD/kernel.git" update-ref refs/heads/bisect/unexport-kallsyms/v2-base "$base"
+RUN=$(fresh sendrun)
+{
+	printf 'series\t%s\nname\tunexport-kallsyms\nversion\t2\nbase\t%s\n' \
+		"$(realpath "$SERIES_FILE")" "$base"
+	n=0
+	while IFS=$'\t' read -r kind _ patch _; do
+		[[ "$kind" == patch ]] || continue
+		n=$((n + 1))
+		printf 'patch-id\t%s\t%s\n' "$n" "$(git patch-id --stable < "$patch" | cut -d' ' -f1)"
+	done < <("$T_TOP/tools/bin/series" "$SERIES_FILE")
+	printf 'steps\tall\ntargets\tall\nexit\t0\n'
+} > "$RUN/series.tsv"
+# send_abi(): tools/send.sh --abi on series.yaml with run dir $1; stdout
+# to $T_OUT, stderr to $T_TMP/err.
+# shellcheck disable=SC2317  # run by t_rc
+send_abi()
+{
+	local run=$1; shift
+	env -u SEND_OUT WORKDIR="$WD" LAST_RUN="$run" "$@" "$T_TOP/tools/send.sh" --abi \
+		"$SERIES_FILE" 2> "$T_TMP/err"
+}
+# listing(): the files of the kernel repo and the run dir, with their sums.
+listing()
+{
+	find "$WD/kernel.git" "$RUN" | sort
+	find "$WD/kernel.git" "$RUN" -type f -exec md5sum {} + | sort
+}
+before=$(listing)
+t_rc "send.sh --abi: exit 0" 0 send_abi "$RUN" SEND=1
+t_eq "send.sh --abi: stdout is the summary, nothing else" "" \
+	"$(diff -u "$FIX/golden.txt" "$T_OUT" 2>&1)"
+t_grep "send.sh --abi: says it is for the sender to paste, never added" \
+	'paste it into .*cover-letter\.txt if you want it there \(make send never adds it\)' "$T_TMP/err"
+t_grep "send.sh --abi: SEND=1 is ignored, said so" '^send: note: SEND=1 ignored' "$T_TMP/err"
+t_eq "send.sh --abi: the kernel repo and the run dir are unchanged" "$before" "$(listing)"
+t_eq "send.sh --abi: no message, send log or send worktree anywhere" "" \
+	"$(find "$WD" "$RUN" \( -name '*.eml' -o -name send -o -name send.log -o -name send-wt \
+		-o -name send.lock \) -print)"
+sed "s/^\\(patch-id${TAB}2${TAB}\\).*/\\10123456789abcdef0123456789abcdef01234567/" "$RUN/series.tsv" \
+	> "$T_TMP/series.tsv" && cp "$T_TMP/series.tsv" "$RUN/series.tsv.changed"
+mkdir -p "$T_TMP/run-patch" && cp -r "$RUN"/. "$T_TMP/run-patch" &&
+	mv "$T_TMP/run-patch/series.tsv.changed" "$T_TMP/run-patch/series.tsv"
+rm -f "$RUN/series.tsv.changed"
+t_rc "send.sh --abi, patch 2 changed since the run: exit 1" 1 send_abi "$T_TMP/run-patch"
+t_grep "patch 2 changed: says why" '^  - patch 2 changed since the check' "$T_TMP/err"
+t_grep "patch 2 changed: says what to do next" \
+	"^send: next: run 'make bisect-check SERIES=.*series\\.yaml', then 'make send ABI=1' again when it passes\$" \
+	"$T_TMP/err"
+t_eq "patch 2 changed: prints no summary" "" "$(< "$T_OUT")"
+t_rc "send.sh --abi, no run: exit 1" 1 send_abi "$T_TMP/no-run"
+t_grep "no run: says so" '^  - no run: no bisect-check of unexport-kallsyms v2 recorded' "$T_TMP/err"
 
 t_done
