@@ -1078,11 +1078,11 @@ case_sleep_hang()
 			'^FAIL timeout: INFO: task hung in kernel_init(, booted #[0-9a-f]{12})? \((tcg|kvm)\)$' \
 			<(E2E_TARGET=$t f_cell "$F_RUN" 1 boot)
 		t_grep "sleep-hang: $t: the monitor found every CPU idle" \
-			'^idle	2$' "$F_RUN/boot/1-$t/hang.tsv"
+			'^idle	[0-9]+$' "$F_RUN/boot/1-$t/hang.tsv"
 		t_grep "sleep-hang: $t: details say a task did not go on" \
 			'^the host stopped the guest after 20 s; a task did not go on:$' "$d"
 		t_grep "sleep-hang: $t: details quote PID 1, blocked" \
-			'task:swapper/0 +state:D .*pid:1 ' "$d"
+			'task:swapper(/0)? +state:D .*pid:1 ' "$d"
 		t_grep "sleep-hang: $t: and its stack: msleep called from kernel_init" \
 			'^\[ *[0-9.]+\] +msleep\+0x' "$d"
 		t_grep "sleep-hang: $t: kernel_init in the stack" \

@@ -36,7 +36,7 @@ parse()
 	t_rc "$1" "$2" "$HANGSYM" --parse "$4" --arch "$3" --system-map "$5"
 }
 
-t_plan 96
+t_plan 105
 
 # --- the real captures ---
 while read -r arch case rc; do
@@ -350,6 +350,20 @@ srv.listen(1)
 if mode == 'stale':
     sys.exit(0)
 c, _ = srv.accept()
+if mode == 'console':
+    # A guest's console (a QEMU mux chardev): keep what comes in RAW,
+    # answer each byte with a line of output, as a guest printing
+    # its blocked tasks does.
+    log = open(sys.argv[3], 'wb')
+    c.settimeout(30)
+    while True:
+        b = c.recv(100)
+        if not b:
+            break
+        log.write(b)
+        log.flush()
+        c.sendall(b'[   21.0] output\r\n' * len(b))
+    sys.exit(0)
 P = b'(qemu) '
 if mode == 'prompt':
     c.sendall(b'QEMU 7.2.22 monitor\r\n' + P)
@@ -448,7 +462,27 @@ t_eq "four snapshots, then each CPU's stack, then the CPUs" \
 t_eq "the CPU in the module every time, not the one caught once in panic" \
 	"cpu${TAB}1${TAB}2|title${TAB}hang in module code called from panic" \
 	"$(grep -E '^(cpu|title)' "$T_OUT" | paste -sd '|')"
+t_eq "a CPU busy in a module: not every CPU idles, no idle record" 0 "$(grep -c '^idle' "$T_OUT")"
 stop_servers
+
+# --sysrq on a guest's console: the mux's break (C-a b) before each key.
+rm -f "$SOCK"
+serve console "$SOCK" "$T_TMP/keys" || echo "# the fake console did not start"
+t0=$(date +%s%3N)
+t_rc "--sysrq 8w: exit 0" 0 timeout 20 "$HANGSYM" --sysrq 8w --console "$SOCK" --timeout-ms 5000
+ELAPSED=$(($(date +%s%3N) - t0))
+t_eq "--sysrq 8w: a break, 8, a break, w (as od -c shows them)" '001b8001bw' \
+	"$(od -An -c "$T_TMP/keys" | tr -d ' \n')"
+t_eq "--sysrq: done once the console is quiet for 1 s, before --timeout-ms" yes \
+	"$( ((ELAPSED >= 2000 && ELAPSED < 4500)) && echo yes || echo "no: $ELAPSED ms")"
+stop_servers
+t_rc "--sysrq with a key that is none: exit 2" 2 "$HANGSYM" --sysrq 8W --console "$SOCK"
+t_grep "said" "--sysrq wants SysRq keys \(0-9, a-z\), got \"8W\"" "$T_OUT"
+t_rc "--sysrq with a monitor's options: usage, exit 2" 2 "$HANGSYM" --sysrq w \
+	--console "$SOCK" --arch x86_64
+rm -f "$SOCK"
+t_rc "--sysrq, no console: exit 2" 2 "$HANGSYM" --sysrq w --console "$SOCK"
+t_grep "said" "^hangsym: error: console .*: cannot connect to .*mon\\.sock: No such file" "$T_OUT"
 t_rc "--snapshots 0: exit 2" 2 "$HANGSYM" --monitor x --arch x86_64 --system-map "$MAP" \
 	--snapshots 0
 

@@ -36,7 +36,7 @@ last_detail()
 	grep '^boot-detail' "$T_OUT" | tail -n 1
 }
 
-t_plan 162
+t_plan 178
 
 # --- the runner's dump of the kernel log: kept apart, not diagnostics ---
 triage "results with a kernel log dump: exit 0" 0 \
@@ -278,6 +278,8 @@ panic.console|BUG: kernel NULL pointer dereference in sample_hbp_handler
 null-arm64.console|BUG: kernel NULL pointer dereference in sample_hbp_handler
 hung.console|BUG: kernel NULL pointer dereference in kallsyms_on_each_symbol
 hungtask.console|INFO: task hung in hw_break_module_exit
+sysrq-x86_64.console|INFO: task hung in kernel_init
+sysrq-arm64.console|INFO: task hung in kernel_init
 panic-init.console|Kernel panic - not syncing: Attempted to kill init!
 splat-arm64.console|kernel BUG
 splat-gpf.console|general protection fault
@@ -302,6 +304,23 @@ t_grep "panic without a splat: boot FAIL panic" "^boot${TAB}FAIL${TAB}panic\$" "
 triage "hung task: exit 1" 1 hungtask.console hung.ktap expect.tsv --timed-out 300
 t_grep "hung task: a timed-out boot has its title too" \
 	"^title${TAB}INFO: task hung in hw_break_module_exit\$" "$T_OUT"
+t_eq "hung task: the task's own line is part of the report, one title" 1 "$(count '^title')"
+t_eq "hung task: the details quote the report, from its header to its trace's end" \
+	"the host stopped the guest after 300 s; a task did not go on:|INFO: task runner:83 blocked for more than 122 seconds.|</TASK>" \
+	"$(grep "^boot-detail" "$T_OUT" | sed -n '1p;2p;$p' | cut -f 2 | sed -E 's/^\[ *[0-9.]+\] *//' | paste -sd '|')"
+# SysRq w's blocked tasks (tools/qemu-watch.sh asks when every CPU
+# idles), as real x86_64 and arm64 guests printed them.
+for a in x86_64 arm64; do
+	triage "sysrq $a: a timed-out boot: exit 1" 1 sysrq-$a.console header-only.ktap expect.tsv --timed-out 20
+	t_grep "sysrq $a: titled as the task that did not go on" \
+		"^title${TAB}INFO: task hung in kernel_init\$" "$T_OUT"
+	t_grep "sysrq $a: the details say so" \
+		"^boot-detail${TAB}the host stopped the guest after 20 s; a task did not go on:\$" "$T_OUT"
+	t_grep "sysrq $a: and quote the task first" \
+		"^boot-detail${TAB}\[ *[0-9.]+\] task:swapper(/0)? +state:D " <(sed -n 3p "$T_OUT")
+	t_grep "sysrq $a: then its stack" "^boot-detail${TAB}\[ *[0-9.]+\] +kernel_init\+0x" "$T_OUT"
+	t_eq "sysrq $a: not the SysRq chatter before it" 0 "$(count "^boot-detail.*sysrq: ")"
+done
 
 # con(): a console of the message lines given, time-stamped, as $T_TMP/$1.
 con()

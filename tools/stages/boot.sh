@@ -453,7 +453,7 @@ boot_hang()
 	if ((idle)); then
 		while IFS=$'\t' read -r kind a; do
 			[[ "$kind" == title && "$a" == "INFO: task hung"* ]] || continue
-			echo "every one of the $idle CPUs idles ($HANG_TITLE): the hang is a task that does not go on, listed above by SysRq w" >> "$detail"
+			echo "no CPU is busy ($idle in the idle loop: $HANG_TITLE): the hang is a task that does not go on, listed above by SysRq w" >> "$detail"
 			echo "monitor capture: $dir/hang.raw" >> "$detail"
 			HANG_TITLE=$a HANG_WHERE=
 			return 0
