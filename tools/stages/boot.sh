@@ -545,7 +545,7 @@ boot_disagree()
 	for what in "${!first[@]}" "${!second[@]}"; do
 		[[ "${first[$what]:-none}" == "${second[$what]:-none}" ]] && continue
 		printf '%s: %s, then %s\n' "${what#test }" "${first[$what]:-none}" "${second[$what]:-none}"
-	done | sort -u
+	done | sort -uV
 }
 
 # stage_boot_finish(): the boot stage, second half: wait for the guest
