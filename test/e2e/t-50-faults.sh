@@ -25,6 +25,8 @@
 #         17 init sleeps for ever (every CPU idles): the boot names the
 #         task that does not go on, on x86_64 and arm64
 #         18 claims that hold at random: booted twice, "flaky", not stored
+#         19 undeclared ABI changes (an export added, one made _GPL, one
+#         removed): each fails the abi cell alone, naming the symbol
 #
 # Other people may run the pipeline on the same WORKDIR meanwhile, so
 # every run here waits for the lock (LOCK_WAIT=900), finds its run dir by
@@ -57,7 +59,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [17]=24 [18]=15 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [17]=24 [18]=15 [19]=14 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -1130,6 +1132,43 @@ case_flaky()
 	f_case_end
 }
 
+# case_abi(): three commits change the exported ABI without declaring
+# it: each fails its abi cell, and nothing else, naming the symbol.
+case_abi()
+{
+	local d
+
+	f_case 19 "undeclared ABI changes: an export added, made _GPL, removed"
+	f_run abi "$FIX/abi.yaml"
+	t_eq "abi: exit 1" 1 "$F_RC"
+	t_eq "abi: only the abi cells fail, one per step" \
+		"1 x86_64-gcc abi 2 x86_64-gcc abi 3 x86_64-gcc abi" \
+		"$(awk -F'\t' '$4 ~ /FAIL/ { print $1, $2, $3 }' "$F_RUN/cells.tsv" | sort | xargs)"
+	d=$F_RUN/details
+	t_eq "abi: an added export, named" \
+		"FAIL 1 export change(s) not as declared: kallsyms_lookup_size_offset" \
+		"$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 1 abi)"
+	t_grep "abi: the details say it was added, GPL, by vmlinux" \
+		'^added kallsyms_lookup_size_offset: - -> EXPORT_SYMBOL_GPL@vmlinux \(undeclared\)$' \
+		"$d/1-x86_64-gcc-abi.txt"
+	t_eq "abi: an export made _GPL, named" \
+		"FAIL 1 export change(s) not as declared: test_taint" \
+		"$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 2 abi)"
+	t_grep "abi: the details say from what to what" \
+		'^changed test_taint: EXPORT_SYMBOL@vmlinux -> EXPORT_SYMBOL_GPL@vmlinux \(undeclared\)$' \
+		"$d/2-x86_64-gcc-abi.txt"
+	t_eq "abi: a removed export no module uses, named" \
+		"FAIL 1 export change(s) not as declared: sprint_symbol_build_id" \
+		"$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 3 abi)"
+	t_grep "abi: the details say it was removed" \
+		'^removed sprint_symbol_build_id: EXPORT_SYMBOL_GPL@vmlinux -> - \(undeclared\)$' \
+		"$d/3-x86_64-gcc-abi.txt"
+	t_eq "abi: its exports check passes: built-in users need no export" "ok" \
+		"$(f_cell "$F_RUN" 3 exports | cut -d' ' -f1)"
+	f_left_behind abi "$F_PID"
+	f_case_end
+}
+
 # case_end(): the next normal run passes, and the kernel repo is sound.
 case_end()
 {
@@ -1175,6 +1214,7 @@ f_want 15 && case_robots
 f_want 16 && case_sandbox
 f_want 17 && case_sleep_hang
 f_want 18 && case_flaky
+f_want 19 && case_abi
 f_want end && case_end
 
 if ((T_NUM != plan)); then
