@@ -86,7 +86,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 320
+t_plan 333
 
 # ---- valid series ----
 
@@ -460,8 +460,37 @@ has_error target-skip-bad 35 17 "targets[1].skip[6].tests" \
 has_error target-skip-bad 41 7 "targets[2].skip" \
 	"the target does not boot \(boot: no\): it runs no test to skip$"
 has_error target-skip-bad 46 38 "targets[3].skip[0].why" \
-	"unknown key 'why' \(allowed: tests, steps, reason\)$"
+	"unknown key 'why' \(allowed: tests, cases, steps, reason\)$"
 has_error target-skip-bad 47 34 "targets[3].skip[1].steps" "expected a sequence, got a scalar$"
+
+# KUnit cases a target does not count: the test is judged by the others.
+run_in "$FIX" target-skip-cases.yaml
+t_eq "target-skip-cases: records match target-skip-cases.golden" \
+	"0 $(< "$FIX/target-skip-cases.golden")" "$RC $(golden "$FIX_REAL")"
+t_eq "target-skip-cases: the runner's words, a suite read twice named once, two suites each" \
+	"0 suite my_suite.test_a
+1 suite my_suite.test_a
+1 two suite_a.case_2,suite_a.case_1,suite-b.case_2,suite-b.case_1" \
+	"$(awk -F'\t' '$1 == "skip-cases" { print $3, $4, $6 }' "$OUT")"
+t_eq "target-skip-cases: a case skip is no whole test's skip" "0 plain
+1 plain" "$(awk -F'\t' '$1 == "skip" { print $3, $4 }' "$OUT")"
+
+fails target-skip-cases-bad 9
+has_error target-skip-cases-bad 36 16 "targets[0].skip[1].tests[0]" \
+	"test 'plain' is judged by no kunit operation: cases are a KUnit suite's \(guest.run\), leave cases out to skip the whole test$"
+has_error target-skip-cases-bad 37 16 "targets[0].skip[2].tests[0]" \
+	"the runner leaves a case out wherever suite two_tests is read, and it judges test 'other' too: cases need a suite that judges 'shared' alone$"
+has_error target-skip-cases-bad 38 16 "targets[0].skip[3].tests[0]" \
+	"the runner leaves a case out wherever suite read_twice is read, and it judges test 'far' too: cases need a suite that judges 'alone' alone$"
+has_error target-skip-cases-bad 39 33 "targets[0].skip[4].cases[1]" "'Big' must match \[a-z0-9_\]\+$"
+has_error target-skip-cases-bad 40 36 "targets[0].skip[5].cases[2]" "case 'a' is listed twice$"
+has_error target-skip-cases-bad 41 29 "targets[0].skip[6].cases" \
+	"must not be empty: name the cases to skip, or leave cases out to skip the whole test$"
+has_error target-skip-cases-bad 42 29 "targets[0].skip[7].cases" "expected a sequence, got a scalar$"
+has_error target-skip-cases-bad 44 16 "targets[0].skip[9].tests[0]" \
+	"test 'own' is skipped twice at step 0$"
+has_error target-skip-cases-bad 45 61 "targets[1].skip" \
+	"at step 1 the cases skipped make the runner's bisect_skip_cases=SUITE.CASE,... 1264 characters long, more than it takes \(1024\): skip fewer cases, or whole tests$"
 
 run_in "$FIX" --arch x86_64 --arch arm64 targets.yaml
 t_eq "targets --arch x86_64 --arch arm64: both archs taken" \

@@ -28,6 +28,17 @@
 #define GUEST_TEST_ID_SET	"abcdefghijklmnopqrstuvwxyz0123456789-"
 #define GUEST_TEST_ID_LEN	63	/* characters the runner takes */
 
+/*
+ * KUnit cases a target does not count (a skip item's cases: of
+ * series.yaml), told to the runner as bisect_skip_cases=SUITE.CASE,...
+ * on the kernel command line: a case name is [a-z0-9_]+ and the value
+ * at most GUEST_SKIP_CASES_LEN characters (the command line, 2048 bytes
+ * on x86 and arm64, holds the rest too).
+ */
+#define GUEST_CASE_SET		"abcdefghijklmnopqrstuvwxyz0123456789_"
+#define GUEST_SUITE_SET		"abcdefghijklmnopqrstuvwxyz0123456789_-"
+#define GUEST_SKIP_CASES_LEN	1024
+
 static const char * const guest_reserved_ids[] = {
 	"runner", "identity", "dmesg", NULL
 };

@@ -197,8 +197,32 @@ static void print_expect(FILE *f, const struct series *s, size_t step,
 }
 
 /*
- * A target's skip records, one per step and test it skips, by step and
- * then in the order the tests are declared.
+ * One skip record of @k at @step: "skip" for a whole test, "skip-cases"
+ * with the cases (a,b) and the runner's words (SUITE.CASE,...) for
+ * cases of it.
+ */
+static void print_skip(FILE *f, const struct series *s,
+		       const struct target *t, const struct skip *k,
+		       size_t step)
+{
+	size_t c;
+
+	if (!k->cases) {
+		fprintf(f, "skip\t%s\t%zu\t%s\t%s\n", t->name, step, k->test,
+			k->reason);
+		return;
+	}
+	fprintf(f, "skip-cases\t%s\t%zu\t%s\t", t->name, step, k->test);
+	for (c = 0; c < k->ncases; c++)
+		fprintf(f, "%s%s", c ? "," : "", k->cases[c]);
+	putc('\t', f);
+	skip_words(s, k, f);
+	fprintf(f, "\t%s\n", k->reason);
+}
+
+/*
+ * A target's skip records, one per step and test it skips (or skips
+ * cases of), by step and then in the order the tests are declared.
  */
 static void print_skips(FILE *f, const struct series *s,
 			const struct target *t)
@@ -210,9 +234,7 @@ static void print_skips(FILE *f, const struct series *s,
 			for (i = 0; i < t->nskips; i++)
 				if (!strcmp(t->skips[i].test, s->tests[j].id) &&
 				    skips_step(&t->skips[i], step))
-					fprintf(f, "skip\t%s\t%zu\t%s\t%s\n",
-						t->name, step, t->skips[i].test,
-						t->skips[i].reason);
+					print_skip(f, s, t, &t->skips[i], step);
 }
 
 /* The records, in the order documented in the usage text. */

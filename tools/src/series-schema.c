@@ -71,7 +71,9 @@ static const char * const target_keys[] = {
 	"name", "arch", "compiler", "config", "boot", "skip", NULL
 };
 
-static const char * const skip_keys[] = { "tests", "steps", "reason", NULL };
+static const char * const skip_keys[] = {
+	"tests", "cases", "steps", "reason", NULL
+};
 
 /* ---- The series name ---- */
 
@@ -618,6 +620,145 @@ static ssize_t skipped_twice(const struct target *t, const char *id,
 	return -1;
 }
 
+/* Keep @p for the series' life: freed with it. */
+static void keep_alloc(struct series *s, void *p)
+{
+	s->allocs = xrealloc(s->allocs, (s->nallocs + 1) * sizeof(*s->allocs));
+	s->allocs[s->nallocs++] = p;
+}
+
+/* Whether guest operation @op names test @t (an index into s->tests). */
+static bool op_names(const struct guest_op *op, size_t t)
+{
+	size_t i;
+
+	for (i = 0; i < op->ntests; i++)
+		if (op->tests[i] == t)
+			return true;
+	return false;
+}
+
+/*
+ * The words skip @k (one with cases) adds to the runner's
+ * bisect_skip_cases=: SUITE.CASE for each suite a kunit operation of
+ * its test reads (each suite once) and each case, comma separated,
+ * printed to @f unless it is NULL; returns their length.
+ */
+size_t skip_words(const struct series *s, const struct skip *k, FILE *f)
+{
+	ssize_t t = find_test(s, k->test, strlen(k->test));
+	size_t i, j, c, len = 0;
+
+	for (i = 0; t >= 0 && i < s->nops; i++) {
+		const struct guest_op *op = &s->ops[i];
+
+		if (op->kind != GOP_KUNIT || !op_names(op, t))
+			continue;
+		for (j = 0; j < i; j++)
+			if (s->ops[j].kind == GOP_KUNIT && op_names(&s->ops[j], t) &&
+			    !strcmp(s->ops[j].arg, op->arg))
+				break;
+		if (j < i)
+			continue;
+		for (c = 0; c < k->ncases; c++) {
+			if (f)
+				fprintf(f, "%s%s.%s", len ? "," : "", op->arg,
+					k->cases[c]);
+			len += (len ? 1 : 0) + strlen(op->arg) + 1 +
+			       strlen(k->cases[c]);
+		}
+	}
+	return len;
+}
+
+/*
+ * Why test @t (an index into s->tests) cannot have cases skipped,
+ * written into @why; NULL when it can. The cases are those of the
+ * suites its kunit operations read, and the runner leaves a case out
+ * wherever its suite is read: so a kunit operation judges @t, and the
+ * suites it reads judge no other test.
+ */
+static const char *cases_rule(const struct series *s, size_t t, char *why,
+			      size_t size)
+{
+	const struct guest_op *op, *o;
+	bool kunit = false;
+	size_t i, j, k;
+
+	for (i = 0; i < s->nops; i++) {
+		op = &s->ops[i];
+		if (op->kind != GOP_KUNIT || !op_names(op, t))
+			continue;
+		kunit = true;
+		for (j = 0; j < s->nops; j++) {
+			o = &s->ops[j];
+			if (o->kind != GOP_KUNIT || strcmp(o->arg, op->arg))
+				continue;
+			for (k = 0; k < o->ntests; k++) {
+				if (o->tests[k] == t)
+					continue;
+				snprintf(why, size,
+					 "the runner leaves a case out wherever suite %s is read, and it judges test '%s' too: cases need a suite that judges '%s' alone",
+					 op->arg, s->tests[o->tests[k]].id,
+					 s->tests[t].id);
+				return why;
+			}
+		}
+	}
+	if (kunit)
+		return NULL;
+	snprintf(why, size,
+		 "test '%s' is judged by no kunit operation: cases are a KUnit suite's (guest.run), leave cases out to skip the whole test",
+		 s->tests[t].id);
+	return why;
+}
+
+/* A skip item's cases: list, KUnit case names; NULL when invalid. */
+static const char **get_cases(struct series *s, const struct node *seq,
+			      const char *key, size_t *ncases)
+{
+	const char **cases;
+	char item[KEY_LEN];
+	bool ok = true;
+	size_t i, j;
+
+	if (!want(seq, N_SEQ, key))
+		return NULL;
+	if (!seq->nkid) {
+		report(seq, key,
+		       "must not be empty: name the cases to skip, or leave cases out to skip the whole test");
+		return NULL;
+	}
+	cases = xcalloc(seq->nkid, sizeof(*cases));
+	*ncases = 0;
+	for (i = 0; i < seq->nkid; i++) {
+		const char *c;
+
+		key_index(item, key, i);
+		c = get_text(seq->kid[i], item, GUEST_CASE_SET, "[a-z0-9_]+");
+		if (!c) {
+			ok = false;
+			continue;
+		}
+		for (j = 0; j < *ncases; j++)
+			if (!strcmp(cases[j], c))
+				break;
+		if (j < *ncases) {
+			report(seq->kid[i], item, "case '%s' is listed twice",
+			       shown(seq->kid[i]));
+			ok = false;
+			continue;
+		}
+		cases[(*ncases)++] = c;
+	}
+	if (ok) {
+		keep_alloc(s, cases);
+		return cases;
+	}
+	free(cases);
+	return NULL;
+}
+
 /* A skip item's steps: list, as a flag per step; NULL when invalid. */
 static bool *get_steps(const struct series *s, const struct node *seq,
 		       const char *key)
@@ -650,16 +791,19 @@ static bool *get_steps(const struct series *s, const struct node *seq,
 	return NULL;
 }
 
-/* One item of a target's skip: list: declared tests and the reason. */
+/*
+ * One item of a target's skip: list: declared tests, maybe the steps
+ * and the KUnit cases of those tests it is about, and the reason.
+ */
 static void check_skip(struct series *s, struct target *t,
 		       const struct node *map, const char *key)
 {
-	char sub[KEY_LEN], item[KEY_LEN];
+	char sub[KEY_LEN], item[KEY_LEN], why[512];
 	const struct node *ids, *v;
-	const char *reason = NULL;
+	const char *reason = NULL, **cases = NULL;
+	size_t i, ncases = 0;
+	ssize_t twice, found;
 	bool *at = NULL;
-	ssize_t twice;
-	size_t i;
 
 	check_keys(map, key, skip_keys);
 	v = need(map, key, "reason", sub);
@@ -673,9 +817,14 @@ static void check_skip(struct series *s, struct target *t,
 		at = get_steps(s, v, sub);
 		if (!at)
 			return;
-		/* Kept for the target's life: freed with its skips. */
-		s->allocs = xrealloc(s->allocs, (s->nallocs + 1) * sizeof(*s->allocs));
-		s->allocs[s->nallocs++] = at;
+		keep_alloc(s, at);
+	}
+	v = lookup(map, "cases");
+	if (v) {
+		key_join(sub, key, "cases", 5);
+		cases = get_cases(s, v, sub, &ncases);
+		if (!cases)
+			return;
 	}
 	ids = need(map, key, "tests", sub);
 	if (!ids || !want(ids, N_SEQ, sub))
@@ -691,9 +840,15 @@ static void check_skip(struct series *s, struct target *t,
 		id = get_text(n, item, TEST_ID_SET, "[a-z0-9-]+");
 		if (!id)
 			continue;
-		if (s->tests_ok && find_test(s, id, strlen(id)) < 0) {
+		found = find_test(s, id, strlen(id));
+		if (s->tests_ok && found < 0) {
 			report(n, item, "unknown test '%s' (declared tests: %s)",
 			       shown(n), declared_tests(s));
+			continue;
+		}
+		if (cases && found >= 0 &&
+		    cases_rule(s, found, why, sizeof(why))) {
+			report(n, item, "%s", why);
 			continue;
 		}
 		twice = skipped_twice(t, id, at, s->npatches + 1);
@@ -702,7 +857,34 @@ static void check_skip(struct series *s, struct target *t,
 			       shown(n), twice);
 			continue;
 		}
-		t->skips[t->nskips++] = (struct skip){ id, reason, at };
+		t->skips[t->nskips++] = (struct skip){ id, reason, at, cases,
+						       ncases };
+	}
+}
+
+/*
+ * The length of bisect_skip_cases= target @t gives the runner at each
+ * step: at most GUEST_SKIP_CASES_LEN, said for the first step past it.
+ */
+static void check_skip_words(const struct series *s, const struct target *t,
+			     const struct node *seq, const char *key)
+{
+	size_t step, i, len, n;
+
+	for (step = 0; step <= s->npatches; step++) {
+		len = 0;
+		for (i = 0; i < t->nskips; i++) {
+			if (!t->skips[i].cases || !skips_step(&t->skips[i], step))
+				continue;
+			n = skip_words(s, &t->skips[i], NULL);
+			len += n && len ? n + 1 : n;
+		}
+		if (len <= GUEST_SKIP_CASES_LEN)
+			continue;
+		report(seq, key,
+		       "at step %zu the cases skipped make the runner's bisect_skip_cases=SUITE.CASE,... %zu characters long, more than it takes (%d): skip fewer cases, or whole tests",
+		       step, len, GUEST_SKIP_CASES_LEN);
+		return;
 	}
 }
 
@@ -722,6 +904,7 @@ static void check_skips(struct series *s, struct target *t,
 		if (want(seq->kid[i], N_MAP, item))
 			check_skip(s, t, seq->kid[i], item);
 	}
+	check_skip_words(s, t, seq, key);
 }
 
 /* One item of targets:, into @t; its name is checked by the caller. */

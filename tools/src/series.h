@@ -77,11 +77,17 @@ struct abi_decl {
 	const char *sym;
 };
 
-/* A declared test that a target does not run, and why. */
+/*
+ * A declared test that a target does not run, and why; or, with cases,
+ * KUnit cases of the suites that judge it that the target does not
+ * count: the test is judged by the others.
+ */
 struct skip {
 	const char *test;
 	const char *reason;
 	bool *at;		/* per step (0 = base): skipped; NULL: all */
+	const char **cases;	/* NULL: the whole test */
+	size_t ncases;
 };
 
 /* A build (and maybe boot) target. */
@@ -262,6 +268,7 @@ ssize_t find_test(const struct series *s, const char *id, size_t len);
 const char *declared_tests(const struct series *s);
 bool arch_ok(const struct series *s, const char *arch);
 bool skips_step(const struct skip *k, size_t step);
+size_t skip_words(const struct series *s, const struct skip *k, FILE *f);
 void check_series(struct series *s, const struct node *root);
 void check_guest(struct series *s, const struct node *map);
 
