@@ -27,6 +27,11 @@ declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 # TGT_SKIP[target:step:test]: why the target's guest does not run that
 # test at that step.
 declare -A TGT_SKIP=()
+# TGT_SKIP_CASES[target:step:test]: the KUnit cases of that test the
+# target does not count at that step, "CASES<TAB>WORDS<TAB>REASON": CASES
+# "a,b" as declared, WORDS "SUITE.CASE,..." for the runner's
+# bisect_skip_cases=, REASON why. The test is judged by its other cases.
+declare -A TGT_SKIP_CASES=()
 declare -a GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 declare -a GUEST_TEST_IDS=() GUEST_EXECS=()
 
@@ -53,7 +58,7 @@ load_series()
 	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=() ABI_DECL=()
 	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
-	TGT_SKIP=()
+	TGT_SKIP=() TGT_SKIP_CASES=()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
 	GUEST_MODULES=- GUEST_PROGRAMS=-
@@ -81,6 +86,7 @@ load_series()
 			TGT_BOOT[$a]=$e
 			;;
 		skip) TGT_SKIP["$a:$b:$c"]=$d ;;
+		skip-cases) TGT_SKIP_CASES["$a:$b:$c"]=$d$'\t'$e$'\t'$f ;;
 		test) TEST_IDS+=("$a"); TEST_CLAIM[$a]=$b ;;
 		prep) PREP_PATCHES+=("$a") ;;
 		patch) STEP_PATCH[a]=$b; n=$a ;;
@@ -194,7 +200,7 @@ abi_by_kind()
 # expectations, guest) is left out.
 series_write()
 {
-	local id i t skip check kind file match reason listed sym
+	local id i t skip check kind file match reason listed sym cases
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "$SERIES_NAME")" "$SERIES_VERSION"
 	[[ -z "$SERIES_COVER" ]] ||
@@ -229,6 +235,14 @@ series_write()
 				skip=1
 				printf '      - tests: [%s]\n        steps: [%d]\n        reason: %s\n' \
 					"$id" "$i" "$(yaml_str "${TGT_SKIP["$t:$i:$id"]}")"
+			done
+			for id in "${TEST_IDS[@]}"; do
+				[[ -n "${TGT_SKIP_CASES["$t:$i:$id"]:-}" ]] || continue
+				[[ -n "$skip" ]] || printf '    skip:\n'
+				skip=1
+				IFS=$'\t' read -r cases _ reason <<< "${TGT_SKIP_CASES["$t:$i:$id"]}"
+				printf '      - tests: [%s]\n        cases: [%s]\n        steps: [%d]\n        reason: %s\n' \
+					"$id" "${cases//,/, }" "$i" "$(yaml_str "$reason")"
 			done
 		done
 	done

@@ -19,9 +19,10 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/loader/quoting.yaml"
 	"$T_TOP/test/fixtures/loader/findings-accept.yaml"
 	"$T_TOP/test/fixtures/series/claimless.yaml"
+	"$T_TOP/test/fixtures/series/target-skip-cases.yaml"
 	"$T_TOP/test/fixtures/series/repo-base.yaml")
 
-t_plan $((${#FILES[@]} + 25))
+t_plan $((${#FILES[@]} + 28))
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -84,6 +85,19 @@ t_eq "FINDING_ACCEPT set by a tool: its record, after patch 2's line, is all tha
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "FINDING_ACCEPT: a second load drops the first's" 0 "${#FINDING_ACCEPT[@]}"
 
+# KUnit cases a target does not count: the cases as declared, the
+# runner's words and the reason; the test itself is not skipped.
+load_series "$T_TOP/test/fixtures/series/target-skip-cases.yaml"
+t_eq "TGT_SKIP_CASES: at step 1, CASES, WORDS and REASON of each test" \
+	"$(record case_2,case_1 suite_a.case_2,suite_a.case_1,suite-b.case_2,suite-b.case_1 \
+		"two cases of two suites")|$(record test_a my_suite.test_a "folded over two lines")" \
+	"${TGT_SKIP_CASES["arm64-gcc:1:two"]}|${TGT_SKIP_CASES["arm64-gcc:1:suite"]}"
+t_eq "TGT_SKIP_CASES: none at step 0 for the test skipped at 1; no whole skip of either" \
+	"|||not on this target" \
+	"${TGT_SKIP_CASES["arm64-gcc:0:two"]:-}|${TGT_SKIP["arm64-gcc:1:two"]:-}|${TGT_SKIP["arm64-gcc:1:suite"]:-}|${TGT_SKIP["arm64-gcc:1:plain"]}"
+load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
+t_eq "TGT_SKIP_CASES: a second load drops the first's" 0 "${#TGT_SKIP_CASES[@]}"
+
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
 t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
@@ -113,7 +127,8 @@ t_eq "the programs it runs and their dir are kept" \
 t_grep "an operation keeps its tab-separated fields" \
 	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
 	"$T_TMP/program"
-GUEST_OPS_YAML=()
+# Without a guest no KUnit case can be skipped (tools/bin/series says so).
+GUEST_OPS_YAML=() TGT_SKIP_CASES=()
 series_write > "$T_TMP/noguest.yaml"
 t_eq "a booting series with tests but no guest.run is an error naming the file and the target" \
 	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run to judge its tests: declare what the guest does (test/guest/README), leave tests out, or boot: no" \
