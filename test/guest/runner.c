@@ -79,6 +79,8 @@
 #define FALLBACK_CONSOLE	"/dev/console"
 #define FALLBACK_PREFIX		"BISECT: "
 #define SKIP_ENV		"bisect_skip"
+#define SKIP_CASES_ENV		"bisect_skip_cases"
+#define SKIP_DECLARED		"declared for this target"
 #define PROGRAM_PATH		"/bisect/program"
 #define PROGRAM_ENV		"bisect_program"
 
@@ -570,9 +572,9 @@ enum op_status {
 	ST_NORUN,	/* not started: what it needs is missing (why) */
 };
 
-/* Test cases of a KTAP text. */
+/* Test cases of a KTAP text; declared: in bisect_skip_cases. */
 struct cases {
-	unsigned int total, failed, skipped;
+	unsigned int total, failed, skipped, declared;
 };
 
 struct op_result {
@@ -816,6 +818,27 @@ static void run_op(struct op_result *res, int (*fn)(const void *),
 	kmsg_collect(&res->log, match);
 }
 
+/*
+ * Why test cases failed an operation: "N of M cases failed", "no test
+ * cases", or "no case ran" when all but the declared ones (and those
+ * the suite skipped) are left; then how many were declared.
+ */
+static void cases_failed(const struct cases *c, char *buf, size_t len)
+{
+	int n;
+
+	if (c->failed)
+		n = snprintf(buf, len, "%u of %u cases failed", c->failed,
+			     c->total);
+	else if (c->total)
+		n = snprintf(buf, len, "no case ran");
+	else
+		n = snprintf(buf, len, "no test cases");
+	if (c->declared && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ", %u skipped (%s)", c->declared,
+			 SKIP_DECLARED);
+}
+
 /* "loaded", "-6 ENXIO (...)", "killed by signal 11 (...)" */
 static const char *op_outcome(const struct op_result *res, const char *ok,
 			      char *buf, size_t len)
@@ -833,11 +856,7 @@ static const char *op_outcome(const struct op_result *res, const char *ok,
 		snprintf(buf, len, "exit %d", res->code);
 		break;
 	case ST_CASES:
-		if (res->cases.total)
-			snprintf(buf, len, "%u of %u cases failed",
-				 res->cases.failed, res->cases.total);
-		else
-			snprintf(buf, len, "no test cases");
+		cases_failed(&res->cases, buf, len);
 		break;
 	case ST_SIGNAL:
 		snprintf(buf, len, "killed by signal %d (%s)", res->sig,
@@ -855,6 +874,79 @@ static const char *op_outcome(const struct op_result *res, const char *ok,
 		break;
 	}
 	return buf;
+}
+
+/* ---------------------------------------------------------------- */
+/* KUnit cases not counted on this target                            */
+
+/*
+ * The kernel parameter bisect_skip_cases=SUITE.CASE,... (init's
+ * environment; the kernel keeps a parameter whose name has no '.' for
+ * init, whatever its value holds): KUnit cases this target does not
+ * count. A kunit operation of SUITE prints such a case as skipped,
+ * SKIP_DECLARED, whatever its result, and judges by the others.
+ */
+struct skip_case {
+	const char *suite, *name;
+	size_t suite_len, name_len;
+	bool seen;		/* in its suite's results */
+};
+
+/* An entry is at least "s.c" and a comma. */
+static struct skip_case skip_cases[GUEST_SKIP_CASES_LEN / 4 + 1];
+static unsigned int nskip_cases;
+static char skip_cases_text[GUEST_SKIP_CASES_LEN + 1];
+
+/* Parse @v (NULL: none); false, why in @err, if it is malformed. */
+static bool parse_skip_cases(const char *v, char *err, size_t len)
+{
+	const char *p, *dot;
+	size_t n;
+
+	nskip_cases = 0;
+	if (!v || !*v)
+		return true;
+	if (strlen(v) > GUEST_SKIP_CASES_LEN) {
+		snprintf(err, len, "longer than %d characters",
+			 GUEST_SKIP_CASES_LEN);
+		return false;
+	}
+	strcpy(skip_cases_text, v);
+	for (p = skip_cases_text;; p++) {
+		n = strcspn(p, ",");
+		dot = memchr(p, '.', n);
+		if (!dot || dot == p || dot + 1 == p + n ||
+		    strspn(p, GUEST_SUITE_SET) != (size_t)(dot - p) ||
+		    strspn(dot + 1, GUEST_CASE_SET) != (size_t)(p + n - dot - 1)) {
+			snprintf(err, len, "\"%.*s\" is not SUITE.CASE ([a-z0-9_-]+.[a-z0-9_]+)",
+				 (int)(n > 64 ? 64 : n), p);
+			return false;
+		}
+		skip_cases[nskip_cases++] = (struct skip_case){
+			.suite = p, .suite_len = dot - p,
+			.name = dot + 1, .name_len = p + n - dot - 1,
+		};
+		p += n;
+		if (!*p)
+			return true;
+	}
+}
+
+/* The declared skip of case @name (@len bytes) of @suite, or NULL. */
+static struct skip_case *skip_case_of(const char *suite, const char *name,
+				      size_t len)
+{
+	size_t slen = strlen(suite);
+	unsigned int i;
+
+	for (i = 0; i < nskip_cases; i++) {
+		struct skip_case *k = &skip_cases[i];
+
+		if (k->suite_len == slen && !memcmp(k->suite, suite, slen) &&
+		    k->name_len == len && !memcmp(k->name, name, len))
+			return k;
+	}
+	return NULL;
 }
 
 /* ---------------------------------------------------------------- */
@@ -990,14 +1082,17 @@ static unsigned int ktap_level(unsigned int min)
  * is any. Counted into @c; if @id, each is printed as
  * "# ID: PREFIX.CASE: ok", and a failed one with up to CASE_DIAG_LINES
  * of what the test said before it: "# " diagnostics, and the lines that
- * carry on one (KUnit prints an expectation's details so).
+ * carry on one (KUnit prints an expectation's details so). A case of
+ * KUnit suite @suite (NULL: none) that bisect_skip_cases names counts
+ * as declared, and is printed as skipped, with its result.
  */
 static void ktap_cases(bool nested, const char *id, const char *prefix,
-		       struct cases *c)
+		       const char *suite, struct cases *c)
 {
 	const char *diag[CASE_DIAG_LINES];
 	unsigned int i, ndiag = 0, level = UINT_MAX;
 	struct ktap_result r;
+	struct skip_case *k;
 
 	memset(c, 0, sizeof(*c));
 	if (nested)
@@ -1008,7 +1103,7 @@ static void ktap_cases(bool nested, const char *id, const char *prefix,
 		return;
 
 	for (i = 0; i < text_nlines; i++) {
-		unsigned int ind = indent_of(text_line[i]), k;
+		unsigned int ind = indent_of(text_line[i]), j;
 		const char *s = text_line[i] + ind;
 
 		if (!ktap_result(s, &r)) {
@@ -1023,19 +1118,28 @@ static void ktap_cases(bool nested, const char *id, const char *prefix,
 			continue;
 		}
 		c->total++;
-		if (r.skip)
+		k = suite ? skip_case_of(suite, r.name, r.name_len) : NULL;
+		if (k) {
+			k->seen = true;
+			c->declared++;
+		} else if (r.skip) {
 			c->skipped++;
-		else if (!r.ok)
+		} else if (!r.ok) {
 			c->failed++;
-		if (id && r.skip)
+		}
+		if (id && k)
+			emit("# %s: %s.%.*s: skip (%s; result: %s)", id, prefix,
+			     r.name_len, r.name, SKIP_DECLARED,
+			     r.skip ? "skip" : r.ok ? "ok" : "not ok");
+		else if (id && r.skip)
 			emit("# %s: %s.%.*s: skip%s%.*s%s", id, prefix,
 			     r.name_len, r.name, r.reason_len ? " (" : "",
 			     r.reason_len, r.reason, r.reason_len ? ")" : "");
 		else if (id)
 			emit("# %s: %s.%.*s: %s", id, prefix, r.name_len,
 			     r.name, r.ok ? "ok" : "not ok");
-		for (k = 0; id && !r.ok && !r.skip && k < ndiag; k++) {
-			const char *d = diag[k];
+		for (j = 0; id && !k && !r.ok && !r.skip && j < ndiag; j++) {
+			const char *d = diag[j];
 
 			if (*d == '#')
 				d += 1 + strspn(d + 1, " ");
@@ -1755,7 +1859,9 @@ static void cases_outcome(const struct op *op, struct op_result *res,
 
 	if (res->status != ST_OK)
 		return;
-	if (c->failed || (op->kind == GOP_KUNIT && !c->total)) {
+	/* Cases declared skipped leave the others to judge: one must run. */
+	if (c->failed || (op->kind == GOP_KUNIT && !c->total) ||
+	    (c->declared && c->total == c->declared + c->skipped)) {
 		res->status = ST_CASES;
 		return;
 	}
@@ -1763,10 +1869,23 @@ static void cases_outcome(const struct op *op, struct op_result *res,
 		return;
 	n = strlen(ok);
 	snprintf(ok + n, oklen - n, "%s%u of %u cases passed", n ? ", " : "",
-		 c->total - c->skipped, c->total);
+		 c->total - c->skipped - c->declared, c->total);
 	n = strlen(ok);
 	if (c->skipped)
 		snprintf(ok + n, oklen - n, ", %u skipped", c->skipped);
+	n = strlen(ok);
+	if (c->declared)
+		snprintf(ok + n, oklen - n, ", %u skipped (%s)", c->declared,
+			 SKIP_DECLARED);
+}
+
+/* A KUnit suite's results, @text (split in place): its cases judge @res. */
+static void kunit_results(const struct op *op, struct op_result *res,
+			  char *text, char *ok, size_t oklen)
+{
+	text_split(text);
+	ktap_cases(true, NULL, NULL, op->val[GKEY_SUITE], &res->cases);
+	cases_outcome(op, res, ok, oklen);
 }
 
 static bool op_kunit(const struct op *op, struct op_result *res, char *ok,
@@ -1795,9 +1914,7 @@ static bool op_kunit(const struct op *op, struct op_result *res, char *ok,
 	child_page->len = 0;
 	run_op(res, do_read_fd, &fd, NULL, op->val[GKEY_MATCH]);
 	close(fd);
-	text_split(page_text());
-	ktap_cases(true, NULL, NULL, &res->cases);
-	cases_outcome(op, res, ok, oklen);
+	kunit_results(op, res, page_text(), ok, oklen);
 	return true;
 }
 
@@ -1832,7 +1949,7 @@ static bool op_exec(const struct op *op, struct op_result *res, char *ok,
 	child_page->exec_err = 0;
 	run_op(res, do_exec, argv, &cap, op->val[GKEY_MATCH]);
 	res->out_cut = !text_split(out) || cap.cut;
-	ktap_cases(false, NULL, NULL, &res->cases);
+	ktap_cases(false, NULL, NULL, NULL, &res->cases);
 	cases_outcome(op, res, ok, oklen);
 	return true;
 }
@@ -1941,18 +2058,31 @@ static void report_count(const char *id, const struct op *op,
 static void op_report(const char *id, const struct op *op,
 		      const struct op_result *res, const char *ok)
 {
+	const char *suite = op->val[GKEY_SUITE];
 	char buf[WHY_LEN], prefix[WHAT_LEN];
+	unsigned int i;
 	struct cases c;
 
 	op_outcome(res, ok, buf, sizeof(buf));
 	emit("# %s: %s: %s", id, res->what, buf);
 	kmsg_print(id, &res->log);
 	if (op->kind == GOP_KUNIT) {
-		ktap_cases(true, id, res->what, &c);
+		ktap_cases(true, id, res->what, suite, &c);
+		/* A declared case the results lack: stale, say so. */
+		for (i = 0; i < nskip_cases &&
+		     (res->status == ST_OK || res->status == ST_CASES); i++) {
+			const struct skip_case *k = &skip_cases[i];
+
+			if (!k->seen &&
+			    skip_case_of(suite, k->name, k->name_len) == k)
+				emit("# %s: %s.%.*s: %s, but the suite has no such case",
+				     id, res->what, (int)k->name_len, k->name,
+				     SKIP_DECLARED);
+		}
 	} else if (op->kind == GOP_EXEC) {
 		snprintf(prefix, sizeof(prefix), "exec %s",
 			 basename_of(op->val[GKEY_PATH]));
-		ktap_cases(false, id, prefix, &c);
+		ktap_cases(false, id, prefix, NULL, &c);
 		out_quote(id, c.total);
 		if (res->out_cut)
 			emit("# %s: out: [only the first %d bytes or %d lines read]",
@@ -2058,10 +2188,11 @@ static void run_program(void)
 int main(void)
 {
 	const char *program = getenv(PROGRAM_ENV);
+	char why[WHY_LEN];
 	struct sigaction sa;
 	struct utsname uts;
+	bool ready, bad_cases;
 	sigset_t chld;
-	bool ready;
 
 	/* Until the results port is open, nothing can be reported anyway. */
 	memset(&sa, 0, sizeof(sa));
@@ -2101,7 +2232,10 @@ int main(void)
 		program = PROGRAM_PATH;
 	emit("KTAP version 1");
 	ready = load_program(program);
-	if (ready)
+	/* The host checks what it writes: this is the guest's safety net. */
+	bad_cases = ready && !parse_skip_cases(getenv(SKIP_CASES_ENV), why,
+					       sizeof(why));
+	if (ready && !bad_cases)
 		emit("1..%u", ntests);
 	emit("# runner: kernel %s", uts.release);
 	/* Which kernel booted: the host compares it with what it built. */
@@ -2109,6 +2243,11 @@ int main(void)
 	emit("# identity: uname-v %s", uts.version);
 	if (kmsg_fd < 0)
 		emit("# runner: cannot read /dev/kmsg: %s", strerror(errno));
+	if (bad_cases) {
+		emit("# runner: %s: %s", SKIP_CASES_ENV, why);
+		emit("Bail out! bad %s", SKIP_CASES_ENV);
+		power_off();
+	}
 	if (!ready) {
 		if (prog_missing) {
 			emit("# runner: %s", prog_err);
