@@ -371,7 +371,10 @@ boot_accel()
 # (the EXPECT words are "id=yes|no" of the step's claims, or
 # "id=skip:REASON" for a claim the target does not run: the runner is
 # told to skip it, bisect_skip= on the command line, and DIR/skip.tsv
-# keeps the reasons for the tests stage).
+# keeps the reasons for the tests stage; or "id=yes|no<TAB>CASES<TAB>
+# WORDS<TAB>REASON" for a claim judged without KUnit cases the target
+# does not count, TGT_SKIP_CASES's: the runner is told the WORDS,
+# bisect_skip_cases=, and DIR/skip-cases.tsv keeps CASES and REASON).
 stage_boot_start()
 {
 	local rec=$1; shift
@@ -379,14 +382,19 @@ stage_boot_start()
 	local detail=$1; shift
 	local art=$1; shift
 	local dir=$1; shift
-	local t e id val skips=
+	local t e id val cases words reason cwords='' skips=
 
 	mkdir -p "$dir"
 	: > "$dir/skip.tsv"
+	: > "$dir/skip-cases.tsv"
 	for e in "$@"; do
 		id=${e%%=*}
 		val=${e#*=}
-		if [[ "$val" == skip:* ]]; then
+		if [[ "$val" == *$'\t'* ]]; then
+			IFS=$'\t' read -r val cases words reason <<< "$val"
+			printf '%s\t%s\t%s\n' "$id" "$cases" "$reason" >> "$dir/skip-cases.tsv"
+			cwords+=${cwords:+,}$words
+		elif [[ "$val" == skip:* ]]; then
 			printf '%s\t%s\n' "$id" "${val#skip:}" >> "$dir/skip.tsv"
 			skips+=${skips:+,}$id
 			val=skip
@@ -405,6 +413,7 @@ stage_boot_start()
 	# (CONFIG_KUNIT_DEFAULT_ENABLED): a guest with suites to read turns
 	# them on.
 	local extra=${skips:+bisect_skip=$skips}
+	extra+=${cwords:+${extra:+ }bisect_skip_cases=$cwords}
 	[[ " ${GUEST_KCONFIG[*]} " == *" CONFIG_KUNIT=y "* ]] && extra+="${extra:+ }kunit.enable=1"
 	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" \
 		"$log" "$extra"
@@ -619,9 +628,10 @@ stage_boot_finish()
 }
 
 # stage_tests(): the tests stage: the claims' verdict, from the boot's
-# triage.tsv; claims skipped as declared (DIR/skip.tsv) make an ok
-# verdict "acked", each quoted with its reason. Args: REC LOG DETAIL DIR
-# BOOT_REC.
+# triage.tsv; claims skipped as declared (DIR/skip.tsv), and claims
+# that held without KUnit cases the target does not count
+# (DIR/skip-cases.tsv), make an ok verdict "acked", each quoted with its
+# reason. Args: REC LOG DETAIL DIR BOOT_REC.
 stage_tests()
 {
 	local rec=$1; shift
@@ -629,13 +639,16 @@ stage_tests()
 	local detail=$1; shift
 	local dir=$1; shift
 	local boot_rec=$1; shift
-	local kind a b c d e r status=skip summary="no triage" wrong=0 order=() flaky
-	local -A reason_of=() ids=()
+	local kind a b c d e r status=skip summary="no triage" wrong=0 order=() partly=() flaky
+	local -A reason_of=() ids=() cases_of=()
 
 	: > "$detail"
 	while IFS=$'\t' read -r a b; do
 		reason_of[$a]=$b
 	done < "$dir/skip.tsv"
+	while IFS=$'\t' read -r a b c; do
+		cases_of[$a]="cases ${b//,/, }: $c"
+	done < "$dir/skip-cases.tsv"
 	while IFS=$'\t' read -r kind a b c d e; do
 		case $kind in
 		identity) [[ "$a" == FAIL ]] && wrong=1 ;;
@@ -649,6 +662,9 @@ stage_tests()
 				ids[$r]+="${ids[$r]:+, }$a"
 				continue
 			fi
+			# Held, judged by the cases the target counts.
+			[[ "$d" == ok && -n "${cases_of[$a]:-}" ]] &&
+				partly+=("SKIP on this target: $a ${cases_of[$a]}")
 			[[ "$d" == ok ]] && continue
 			echo "$a: expected $b, actual $c: $e" >> "$detail"
 			;;
@@ -657,7 +673,8 @@ stage_tests()
 	for r in "${order[@]}"; do
 		echo "SKIP on this target: ${ids[$r]}: $r" >> "$detail"
 	done
-	[[ "$status" == ok ]] && ((${#order[@]})) && status=acked
+	((${#partly[@]})) && printf '%s\n' "${partly[@]}" >> "$detail"
+	[[ "$status" == ok ]] && ((${#order[@]} + ${#partly[@]})) && status=acked
 	# Booted twice (stage_boot_finish): claims the two boots disagree on.
 	if [[ -f "$dir/triage.1.tsv" ]]; then
 		flaky=$(boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" | grep -v '^boot: ')
@@ -706,7 +723,7 @@ boot_cells()
 		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
 			exp+=("$id=skip:${TGT_SKIP["$tgt:$idx:$id"]}")
 		else
-			exp+=("$id=${EXPECT["$idx:$id"]}")
+			exp+=("$id=${EXPECT["$idx:$id"]}${TGT_SKIP_CASES["$tgt:$idx:$id"]:+$'\t'${TGT_SKIP_CASES["$tgt:$idx:$id"]}}")
 		fi
 	done
 	# The identity the guest must prove is part of the key: a result is
