@@ -146,6 +146,7 @@
  * 2 usage or I/O error, or an input error (its message names FILE:LINE).
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1293,13 +1294,43 @@ static void matrix_head(struct mrow *m)
 }
 
 /* Column @n of @m: "<status> <time>" of cell @c; skips show no time. */
+/*
+ * The counts of changes a summary starts with, as the abi cell's "-2
+ * export(s), as declared" or "+1 ~1 export(s), ...": words of a sign
+ * (+, -, ~ or >) and digits, before the first other word; 0 when none.
+ * A cached cell's summary names its run first ("from run ID: ").
+ */
+static size_t delta_len(const char **summary)
+{
+	const char *s = *summary, *w;
+	size_t n = 0;
+
+	if (!strncmp(s, "from run ", 9) && strstr(s, ": "))
+		s = strstr(s, ": ") + 2;
+	*summary = s;
+	for (w = s; *w && strchr("+-~>", *w) && isdigit((unsigned char)w[1]);) {
+		w++;
+		while (isdigit((unsigned char)*w))
+			w++;
+		if (*w != ' ' && *w != '\0')
+			return 0;
+		n = w - s;
+		if (*w == ' ')
+			w++;
+	}
+	return n;
+}
+
 static void matrix_cell(struct mrow *m, int n, const struct cell *c)
 {
-	const char *s = status_short[c->st];
-	size_t len = strlen(s);
+	const char *s = status_short[c->st], *d = c->summary;
+	size_t len = strlen(s), dl = delta_len(&d);
 
 	memcpy(m->text[n], s, len + 1);
-	if (!is_skip(c->st) && c->ms >= 0) {
+	if (dl && !is_skip(c->st) && len + 1 + dl < CELL_LEN) {
+		/* What changed says more than how long it took. */
+		snprintf(m->text[n] + len, CELL_LEN - len, " %.*s", (int)dl, d);
+	} else if (!is_skip(c->st) && c->ms >= 0) {
 		m->text[n][len] = ' ';
 		fmt_time(m->text[n] + len + 1, CELL_LEN - len - 1, c->ms);
 	}
