@@ -208,7 +208,8 @@ build_dist_end()
 # BUILD_TOUCH_TIME (seconds since the epoch, taken once the worktree is
 # at the step), that mtime: builds of several targets side by side touch
 # the same files, and a later touch must not make a sibling's fresh
-# objects look older than their sources.
+# objects look older than their sources. Fails when a file could not
+# be touched.
 build_touch_changed()
 {
 	local log=$1; shift
@@ -226,10 +227,15 @@ build_touch_changed()
 			find "$OUT" -mindepth 1 -maxdepth 1 ! -name .config -exec rm -rf {} +
 			return 0
 		fi
-		mapfile -t files < <(git_k diff --name-only "$tree" "$head")
+		mapfile -t files < <(git_k diff --no-renames --name-only "$tree" "$head")
 		((${#files[@]})) || continue
 		echo "touching ${#files[@]} file(s) changed since tree $tree" >> "$log"
-		(cd "$WT" && touch -c ${BUILD_TOUCH_TIME:+-d "@$BUILD_TOUCH_TIME"} -- "${files[@]}")
+		# In batches: another base differs in tens of thousands of
+		# files, more than one command line holds. A file left
+		# untouched would keep its stale object: no build then.
+		printf '%s\0' "${files[@]}" | (cd "$WT" &&
+			xargs -0 -r touch -c ${BUILD_TOUCH_TIME:+-d "@$BUILD_TOUCH_TIME"} --) >> "$log" 2>&1 ||
+			return 1
 		for f in "${files[@]}"; do
 			[[ "${f##*/}" == Kconfig* ]] && BUILD_KCONFIG_CHANGED=1
 		done
@@ -496,7 +502,13 @@ stage_build()
 	build_dist_begin
 	BUILD_CCACHE_OFF=
 	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
-	build_touch_changed "$log"
+	if ! build_touch_changed "$log"; then
+		# The dir's objects could pass for the new sources': no build.
+		result "$rec" FAIL "cannot give the changed sources a new mtime (see the log)"
+		result_nocache "$rec"
+		echo "next: see $log; the build dir $OUT can be removed safely" > "$detail"
+		return "$EXIT_FAIL"
+	fi
 	# Until the build succeeds, the dir holds a mix of both trees.
 	{ cat "$OUT/.bisect-trees" 2>/dev/null; echo "$head"; } | sort -u > "$OUT/.bisect-trees.new"
 	mv "$OUT/.bisect-trees.new" "$OUT/.bisect-trees"
