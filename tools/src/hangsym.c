@@ -1225,9 +1225,12 @@ static int run_parse(const struct symtab *st, const struct opts *o)
 #define SYSRQ_GAP_MS	300	/* between a break, its key and the next */
 #define SYSRQ_QUIET_MS	1000	/* no output this long: the guest is done */
 #define MUX_BREAK	"\001b"	/* a QEMU mux's "C-a b": send a break */
+#define SYSRQ_KEYS	"0123456789abcdefghijklmnopqrstuvwxyz"
 
-/* Read and drop the guest's output for @ms, or until @quiet ms pass
- * without any when @quiet; a closed connection ends it too. */
+/*
+ * Read and drop the guest's output for @ms, or until @quiet ms pass
+ * without any when @quiet; a closed connection ends it too.
+ */
 static void sysrq_drain(struct mon *m, int ms, int quiet)
 {
 	long long end = now_ms() + ms, last = now_ms();
@@ -1374,7 +1377,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		if (!o->sysrq || !o->console || o->monitor || o->parse || o->map ||
 		    o->arch || o->raw || o->results || o->modules)
 			bad_usage();
-		if (!*o->sysrq || o->sysrq[strspn(o->sysrq, "0123456789abcdefghijklmnopqrstuvwxyz")])
+		if (!*o->sysrq || o->sysrq[strspn(o->sysrq, SYSRQ_KEYS)])
 			die("--sysrq wants SysRq keys (0-9, a-z), got \"%s\"",
 			    show(o->sysrq, strlen(o->sysrq)));
 		return;

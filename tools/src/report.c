@@ -696,8 +696,8 @@ static void read_cells(struct run *run)
 			    show(f[1], strlen(f[1])));
 		status = lookup(status_name, NR_STATUS, f[3]);
 		if (status < 0 || status == ST_MISSING || is_cached(status))
-			die("%s:%zu: unknown status \"%s\": expected ok, acked, FAIL, skip or flaky",
-			    path, i + 1, show(f[3], strlen(f[3])));
+			die("%s:%zu: unknown status \"%s\": %s", path, i + 1,
+			    show(f[3], strlen(f[3])), "expected ok, acked, FAIL, skip or flaky");
 		untab(f[7]);
 		rtrim(f[7]);
 		from = NULL;
@@ -707,8 +707,8 @@ static void read_cells(struct run *run)
 				die("%s:%zu: bad cached-from \"%s\": expected RUN/CELL or \"-\"",
 				    path, i + 1, show(f[7], strlen(f[7])));
 			if (status == ST_FLAKY)
-				die("%s:%zu: a flaky cell from the cache: a flaky result is never stored",
-				    path, i + 1);
+				die("%s:%zu: %s", path, i + 1,
+				    "a flaky cell from the cache: a flaky result is never stored");
 			status = cached_status(status);
 		}
 		c = cell_of(st, stage, tg ? (size_t)(tg - run->target) : 0);

@@ -137,6 +137,10 @@
 #define PART_MAX	200	/* bytes of a part taken from a header */
 #define SPLAT_LINES	200	/* lines of a splat searched for its function */
 
+#ifndef fallthrough
+#define fallthrough	__attribute__((__fallthrough__))
+#endif
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum bad {
@@ -1359,7 +1363,7 @@ static void read_head(struct splat_head *h, const char *m)
 	switch (splat_hang(m)) {
 	case HANG_TASK:
 		h->merge_task = 1;
-		/* fall through */
+		fallthrough;
 	case HANG_BLOCKED:
 		cat3(h->kind, sizeof(h->kind), "INFO: task hung", "", "");
 		h->use_ip = 0;
