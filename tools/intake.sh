@@ -58,42 +58,248 @@ intake_name()
 	__in=$n
 }
 
-# intake_range(): write the series of range $3 (BASE..BRANCH) of the
-# repository at dir $2 into series file $4 (its patches in patches/ beside
-# it), the number of its patches into variable $1: the base is that repository at BASE, each commit of the range a
-# patch, the target the default one, no claims (the boot still fails on
-# any oops, BUG, WARNING, panic or hang). Dies with what to do on a range
-# it cannot take: no "..", no commit in it, a merge in it.
+# What intake_range took in, for the caller's messages: the range
+# (BASE..BRANCH, the base as a commit when b4's fork point) and the
+# subject of the cover letter ("" for none).
+# shellcheck disable=SC2034  # read by tools/bisect-check
+INTAKE_RANGE='' INTAKE_COVER_SUBJECT=''
+
+# b4 prep's cover letter commit holds this line between the cover and
+# its tracking data (b4 0.12, ez.py MAGIC_MARKER).
+INTAKE_B4_MARKER='--- b4-submit-tracking ---'
+
+# intake_b4_fields(): read what tools/bin/b4prep printed (file $1) into
+# the assoc array $2: subject, revision, change-id, base-branch.
+intake_b4_fields()
+{
+	local file=$1; shift
+	local -n __ibf=$1; shift
+	local k v
+
+	while IFS=$'\t' read -r k v; do
+		__ibf["$k"]=$v
+	done < "$file"
+}
+
+# intake_b4_empty(): true when commit $2 of git dir $1 changes nothing
+# (has the tree of its parent), as b4's cover letter commit.
+intake_b4_empty()
+{
+	local gd=$1; shift
+	local c=$1; shift
+
+	[[ "$(git --git-dir="$gd" rev-parse "$c^{tree}")" == \
+	   "$(git --git-dir="$gd" rev-parse -q --verify "$c^^{tree}")" ]]
+}
+
+# intake_b4_cover(): variable $1 = b4 prep's cover letter commit among
+# the commits BASE..TIP ($3, $4) of git dir $2, "" when there is none: an
+# empty commit (the tree of its parent) with b4's marker line in its
+# message. Dies naming them when there are two.
+intake_b4_cover()
+{
+	local -n __ibc=$1; shift
+	local gd=$1; shift
+	local base=$1; shift
+	local tip=$1; shift
+	local c
+	local -a covers=()
+
+	while read -r c; do
+		intake_b4_empty "$gd" "$c" && covers+=("$c")
+	done < <(git --git-dir="$gd" rev-list --grep="^$INTAKE_B4_MARKER\$" "$base..$tip")
+	((${#covers[@]} < 2)) ||
+		die "$gd: ${#covers[@]} b4 prep cover letter commits in ${base:0:12}..${tip:0:12} (${covers[*]:0:2}...): give the range of one series"
+	__ibc=${covers[0]:-}
+}
+
+# intake_b4_head(): variables $1 = the base and $2 = the branch of the
+# series that b4 prep manages at HEAD of git dir $4, as b4 finds them: on
+# a branch whose cover is a commit (cover strategy "commit", b4's
+# default) the base is the cover commit's parent; otherwise (strategies
+# "tip-commit" and "branch-description") it is the fork point of the
+# branch from the base branch b4 recorded in its tracking data. Returns
+# 1 with the reason in variable $3 when HEAD is on no such branch.
+intake_b4_head()
+{
+	local -n __ibh_base=$1; shift
+	local -n __ibh_branch=$1; shift
+	local -n __ibh_why=$1; shift
+	local gd=$1; shift
+	local br strategy cover tmp bb rc
+	local -A f=()
+
+	br=$(git --git-dir="$gd" symbolic-ref -q --short HEAD) || {
+		__ibh_why="HEAD is detached, on no branch"
+		return 1
+	}
+	__ibh_branch=$br
+	strategy=$(git --git-dir="$gd" config --get "branch.$br.b4-prep-cover-strategy") ||
+		strategy=commit
+	tmp=$(mktemp) || die "cannot create a temporary file"
+	case $strategy in
+	commit | tip-commit)
+		# As b4 looks for it: the newest commit with the marker.
+		cover=$(git --git-dir="$gd" rev-list -1 --grep="^$INTAKE_B4_MARKER\$" HEAD)
+		if [[ -z "$cover" ]] || ! intake_b4_empty "$gd" "$cover"; then
+			rm -f "$tmp"
+			__ibh_why="branch $br has no b4 prep cover letter commit (no commit with b4's line '$INTAKE_B4_MARKER')"
+			return 1
+		fi
+		if [[ "$strategy" == commit ]]; then
+			rm -f "$tmp"
+			__ibh_base=$(git --git-dir="$gd" rev-parse -q --verify "$cover^") ||
+				die "$gd: b4's cover letter commit ${cover:0:12} of $br has no parent: no base"
+			return 0
+		fi
+		git --git-dir="$gd" log -1 --format=%B "$cover" | "$TOP/tools/bin/b4prep" > "$tmp"
+		rc=$?
+		;;
+	branch-description)
+		git --git-dir="$gd" config --get "branch.$br.b4-tracking" > "$tmp.json" || {
+			rm -f "$tmp" "$tmp.json"
+			__ibh_why="branch $br has no b4 tracking data (git config branch.$br.b4-tracking)"
+			return 1
+		}
+		"$TOP/tools/bin/b4prep" -t "$tmp.json" < /dev/null > "$tmp"
+		rc=$?
+		rm -f "$tmp.json"
+		;;
+	*)
+		rm -f "$tmp"
+		die "$gd: branch $br: b4 cover strategy '$strategy' is not one b4 0.12 has (commit, tip-commit, branch-description)"
+		;;
+	esac
+	((rc == 0)) || { rm -f "$tmp"; die "$gd: branch $br: b4's tracking data cannot be read (tools/bin/b4prep says why above)"; }
+	intake_b4_fields "$tmp" f
+	rm -f "$tmp"
+	bb=${f[base-branch]:-}
+	[[ -n "$bb" ]] ||
+		die "$gd: branch $br: b4's tracking data names no base branch: give --range BASE..$br"
+	git --git-dir="$gd" rev-parse -q --verify "refs/heads/$bb^{commit}" > /dev/null ||
+		die "$gd: branch $br: its base branch $bb (b4's tracking data) is gone: give --range BASE..$br"
+	# b4's fork point (merge-base --fork-point); a base branch without
+	# the reflog that needs: where the two meet.
+	__ibh_base=$(git --git-dir="$gd" merge-base --fork-point "refs/heads/$bb" HEAD 2> /dev/null) ||
+		__ibh_base=$(git --git-dir="$gd" merge-base "refs/heads/$bb" HEAD) ||
+		die "$gd: branch $br and its base branch $bb have no commit in common"
+	return 0
+}
+
+# intake_b4_config(): the .b4-config beside series file $1, unless there
+# is one: no recipients (a series of one's own goes to those its cover
+# letter and get_maintainer.pl name, never to this repository's series'
+# ones), b4's commands for get_maintainer.pl as tools/send.sh needs them.
+intake_b4_config()
+{
+	local cfg=${1%/*}/.b4-config key val
+
+	[[ -e "$cfg" ]] && return 0
+	{
+		echo "# Written by tools/bisect-check: b4's settings for make send of this series."
+		echo "# No recipients here: b4 sends to the To: and Cc: of the cover letter and"
+		echo "# the patches' trailers, and to those get_maintainer.pl names (AUTO_CC=1)."
+		echo "# Add send-series-to and send-series-cc (see $TOP/.b4-config) for more."
+		echo "[b4]"
+		for key in send-auto-to-cmd send-auto-cc-cmd; do
+			val=$(git config -f "$TOP/.b4-config" --get "b4.$key") || continue
+			printf '\t%s = %s\n' "$key" "$val"
+		done
+	} > "$cfg" || die "cannot write $cfg"
+}
+
+# intake_range(): write the series of range $3 (BASE..BRANCH; "" for the
+# series b4 prep manages at HEAD, intake_b4_head) of the repository at
+# dir $2 into series file $4 (its patches in patches/ beside it), the
+# number of its patches into variable $1: the base is that repository at
+# BASE, each commit of the range a patch, the target the default one, no
+# claims (the boot still fails on any oops, BUG, WARNING, panic or hang).
+# A branch that b4 prep manages gives the cover letter (b4's cover letter
+# commit, not a patch, or the branch's description), as
+# cover-letter.txt beside the series file, and the revision. Dies with
+# what to do on a range it cannot take: no "..", no commit in it, a merge
+# in it, a cover letter commit amid the patches.
 intake_range()
 {
 	local -n __ir_n=$1; shift
 	local dir=$1; shift
 	local range=$1; shift
 	local out=$1; shift
-	local gd base tip name count odir
+	local gd base tip count odir branch='' cover='' from to why tmp rc name='' what=''
+	local coverfile=- version=1
 	local -a merges=() files=()
+	local -A f=()
 
-	[[ "$range" == ?*..?* && "$range" != *...* ]] ||
-		die "--range '$range': give BASE..BRANCH (two dots), e.g. --range v6.1..my-series"
 	intake_git_dir gd "$dir"
-	intake_rev base "$gd" "${range%%..*}"
-	intake_rev tip "$gd" "${range#*..}"
+	if [[ -z "$range" ]]; then
+		intake_b4_head base branch why "$gd" ||
+			die "$gd: --range without BASE..BRANCH checks the branch b4 prep manages at HEAD, but $why: give --range BASE..BRANCH"
+		tip=$(git --git-dir="$gd" rev-parse HEAD) || die "$gd: no HEAD"
+		range="${base:0:12}..$branch"
+	else
+		[[ "$range" == ?*..?* && "$range" != *...* ]] ||
+			die "--range '$range': give BASE..BRANCH (two dots), e.g. --range v6.1..my-series, or --range alone on a b4 prep branch"
+		intake_rev base "$gd" "${range%%..*}"
+		intake_rev tip "$gd" "${range#*..}"
+		branch=$(git --git-dir="$gd" rev-parse -q --verify --symbolic-full-name "${range#*..}" 2> /dev/null)
+		[[ "$branch" == refs/heads/* ]] && branch=${branch#refs/heads/} || branch=''
+	fi
 	mapfile -t merges < <(git --git-dir="$gd" rev-list --merges "$base..$tip")
 	((${#merges[@]} == 0)) ||
 		die "--range $range: ${merges[0]:0:12} is a merge; a series is a line of patches: rebase it, or give a range without merges"
 	count=$(git --git-dir="$gd" rev-list --count "$base..$tip") || die "$gd: cannot list $range"
 	((count > 0)) || die "--range $range: no commit in it (is BASE an ancestor of BRANCH?)"
-	intake_name name "${range#*..}"
 	odir=$(dirname "$out")
 	mkdir -p "$odir/patches" || die "cannot create $odir/patches"
-	rm -f "$odir"/patches/*.patch
+	rm -f "$odir"/patches/*.patch "$odir/cover-letter.txt"
+
+	# A branch b4 prep manages: its cover letter is no patch.
+	from=$base
+	to=$tip
+	tmp=$odir/b4prep.tsv
+	intake_b4_cover cover "$gd" "$base" "$tip"
+	if [[ -n "$cover" ]]; then
+		if [[ "$(git --git-dir="$gd" rev-parse "$cover^")" == "$base" ]]; then
+			from=$cover
+		elif [[ "$cover" == "$tip" ]]; then
+			to=$(git --git-dir="$gd" rev-parse "$tip^")
+		else
+			die "--range $range: b4's cover letter commit ${cover:0:12} is amid the patches (b4 keeps it first, or last): give BASE as its parent, ${cover:0:12}^, or --range alone on the branch"
+		fi
+		count=$((count - 1))
+		((count > 0)) || die "--range $range: only b4's cover letter commit ${cover:0:12} in it, no patch"
+		git --git-dir="$gd" log -1 --format=%B "$cover" |
+			"$TOP/tools/bin/b4prep" -o "$odir/cover-letter.txt" > "$tmp"
+		rc=$?
+		what="b4 prep's cover letter commit ${cover:0:12}"
+	elif [[ -n "$branch" ]] &&
+	     git --git-dir="$gd" config --get "branch.$branch.b4-tracking" > "$tmp.json"; then
+		git --git-dir="$gd" config --get "branch.$branch.description" |
+			"$TOP/tools/bin/b4prep" -t "$tmp.json" -o "$odir/cover-letter.txt" > "$tmp"
+		rc=$?
+		what="the description of branch $branch (b4 prep)"
+	fi
+	rm -f "$tmp.json"
+	if [[ -n "$what" ]]; then
+		((rc == 0)) ||
+			die "--range $range: $what cannot be read (tools/bin/b4prep says why above)"
+		intake_b4_fields "$tmp" f
+		version=${f[revision]:-1}
+		coverfile="cover-letter.txt"
+		[[ -n "$branch" ]] && name=${branch#b4/}
+	fi
+	rm -f "$tmp"
+	intake_name name "${name:-${range#*..}}"
 	mapfile -t files < <(git --git-dir="$gd" format-patch -o "$odir/patches" \
-		--no-signature "$base..$tip") ||
+		--no-signature "$from..$to") ||
 		die "$gd: git format-patch $range failed"
 	((${#files[@]} == count)) ||
-		die "$gd: git format-patch gave ${#files[@]} patches for $count commits of $range"
-	intake_write "$out" "the series of $range in $gd, $count patch(es) of git format-patch" \
-		"$name" 1 - "$gd" "$base" "${files[@]}"
+		die "$gd: git format-patch gave ${#files[@]} patches for $count commits of $range (an empty commit in it?)"
+	intake_write "$out" "the series of $range in $gd, $count patch(es) of git format-patch${what:+, the cover letter from $what}" \
+		"$name" "$version" "$coverfile" "$gd" "$base" "${files[@]}"
+	intake_b4_config "$out"
+	# shellcheck disable=SC2034  # read by tools/bisect-check
+	INTAKE_RANGE=$range INTAKE_COVER_SUBJECT=${f[subject]:-}
 	__ir_n=$count
 }
 
