@@ -531,20 +531,33 @@ print_messages()
 	EOF
 }
 
+# messages(): print how many messages b4 makes of the series: the cover
+# letter and each patch; of one patch, one message, the cover letter's
+# text below the patch's "---" (b4 0.12, mixin_cover), as a b4 prep
+# branch of one commit gives it.
+messages()
+{
+	local n=${#PATCHES[@]}
+
+	((n == 1)) || n=$((n + 1))
+	echo "$n"
+}
+
 # write_messages(): `b4 send -o OUT`. b4 0.12 takes the kernel.org web
 # endpoint when no sendemail.smtpserver is set in a kernel tree, and that
 # path requires signing even with -o; a server that is never contacted
 # (-o is a dry run) keeps it on the local path.
 write_messages()
 {
-	local n
+	local n want
 
+	want=$(messages)
 	step "write: b4 send -o $OUT"
 	b4_run sendemail.smtpserver=/bin/false -- send "${SIGN_ARGS[@]}" -o "$OUT" ||
 		die "write: b4 send -o failed (see $LOG)"
 	n=$(compgen -G "$OUT/*.eml" | wc -l)
-	((n == ${#PATCHES[@]} + 1)) ||
-		die "write: b4 wrote $n message(s) to $OUT, expected $((${#PATCHES[@]} + 1))"
+	((n == want)) ||
+		die "write: b4 wrote $n message(s) to $OUT, expected $want"
 	print_messages "$OUT"
 	msg "wrote $n messages to $OUT"
 }
@@ -576,8 +589,8 @@ send_messages()
 	b4_run -- send "${args[@]}" <<< '' ||
 		DIE_RC=$EXIT_FAIL die "send: b4 send failed (see $LOG)"
 	n=$(sed -n "s/^$verb \([0-9]*\) messages\$/\1/p" "$LOG" | tail -n 1)
-	[[ "$n" == $((${#PATCHES[@]} + 1)) ]] ||
-		DIE_RC=$EXIT_FAIL die "send: b4 reports ${n:-no} messages sent, expected $((${#PATCHES[@]} + 1)) (see $LOG)"
+	[[ "$n" == "$(messages)" ]] ||
+		DIE_RC=$EXIT_FAIL die "send: b4 reports ${n:-no} messages sent, expected $(messages) (see $LOG)"
 	msg "$verb $n messages of $NAME v$VERSION"
 	if [[ "$MODE" == send && -z "$tagged" ]] &&
 		git_k rev-parse -q --verify "refs/tags/$TAG" > /dev/null; then
