@@ -240,6 +240,7 @@ build_touch_changed()
 			[[ "${f##*/}" == Kconfig* ]] && BUILD_KCONFIG_CHANGED=1
 		done
 	done < "$state"
+	return 0
 }
 
 # The lines kbuild prints for each step of its work ("  CC      init/main.o",
