@@ -81,26 +81,19 @@ static void not_b4(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: error: stdin: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(B4_BAD);
+	vdie_at(B4_BAD, "stdin: ", fmt, ap);
 }
 
 /* Report bad tracking data at the current byte and exit 1. */
 static void bad(const struct json *j, const char *fmt, ...)
 {
+	char where[256];
 	va_list ap;
 
-	fprintf(stderr, "%s: error: %s, byte %zu: ", prog, j->what,
-		j->base + j->pos + 1);
+	snprintf(where, sizeof(where), "%s, byte %zu: ", j->what, j->base + j->pos + 1);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(B4_BAD);
+	vdie_at(B4_BAD, where, fmt, ap);
 }
 
 static void skip_ws(struct json *j)

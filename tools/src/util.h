@@ -17,17 +17,23 @@
 
 static const char *prog = UTIL_PROG;
 
+/* Print "prog: error: <where>..." and exit with @code. */
+static inline void vdie_at(int code, const char *where, const char *fmt,
+			   va_list ap)
+{
+	fprintf(stderr, "%s: error: %s", prog, where);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
 /* Print "prog: error: ..." and exit with UTIL_ERROR. */
 static inline void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: error: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(UTIL_ERROR);
+	vdie_at(UTIL_ERROR, "", fmt, ap);
 }
 
 /* realloc() that never returns NULL. */
