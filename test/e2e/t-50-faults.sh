@@ -58,7 +58,7 @@ F_SIG_MSG=20
 F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
-declare -A CASE_N=([1]=20 [2]=14 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
+declare -A CASE_N=([1]=20 [2]=17 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
 	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [17]=24 [18]=15 [19]=14 [end]=2)
 
 F_STARTED=()
@@ -454,13 +454,22 @@ case_no_apply()
 			*) printf '%s\n' "0 $st skip" "1 $st ok" "2 $st skip" "3 $st skip" ;;
 			esac
 		done | sort -s -n -k1,1)
-	t_eq "no-apply: the apply cell names the patch" "FAIL no-apply.patch does not apply" \
+	t_eq "no-apply: the apply cell names the patch, the hunk, and that git am -3 cannot help" \
+		"FAIL no-apply.patch does not apply at samples/hw_breakpoint/data_breakpoint.c:74; git am -3 cannot work: the base lacks its blobs" \
 		"$(f_cell "$F_RUN" 2 apply)"
 	t_grep "no-apply: the report names the step" '^step 2/3 apply: FAIL' "$T_TMP/no-apply.out"
 	t_grep "no-apply: details name the patch file" \
 		"^expected: $(f_ere "$FIX/no-apply.patch") applies with git am on [0-9a-f]{12}" "$F_RUN/details/2-apply.txt"
 	t_grep "no-apply: details quote the failing hunk" \
 		'^  error: patch failed: samples/hw_breakpoint/data_breakpoint\.c:[0-9]+' "$F_RUN/details/2-apply.txt"
+	t_grep "no-apply: details name the patch's subject" \
+		'^actual: "samples/hw_breakpoint: Say write breakpoint in the module description" \(no-apply\.patch\) does not apply' \
+		"$F_RUN/details/2-apply.txt"
+	t_grep "no-apply: details give the failing hunk's header" \
+		'^failing hunk: samples/hw_breakpoint/data_breakpoint\.c:74 @@ -74,4 \+74,4 @@ module_exit\(hw_break_module_exit\);$' \
+		"$F_RUN/details/2-apply.txt"
+	t_grep "no-apply: details name the blob the base lacks for git am -3" \
+		'^three-way: git am -3 cannot work: the base lacks the blob\(s\) 3add216 ' "$F_RUN/details/2-apply.txt"
 	t_grep "no-apply: details say what to do" '^next: rebase ' \
 		"$F_RUN/details/2-apply.txt"
 	t_eq "no-apply: no series branch for a series that did not apply" "" \

@@ -259,8 +259,118 @@ kept_drop()
 	rm -rf "$WT_KEPT" "$WT_KEPT.index"
 }
 
+# apply_hunk(): the header of the hunk of diff $2 for FILE:LINE $1 (as
+# git apply's "patch failed: FILE:LINE" names it: the hunk of that file
+# whose preimage starts at LINE), or nothing.
+apply_hunk()
+{
+	local at=$1; shift
+	local diff=$1; shift
+
+	awk -v f="${at%:*}" -v l="${at##*:}" '
+		/^diff --git / {
+			cur = substr($0, length($0) - length(f) - 2) == " b/" f
+			next
+		}
+		cur && /^@@ -/ {
+			s = substr($2, 2)
+			sub(/,.*/, "", s)
+			if (s == l) {
+				print
+				exit
+			}
+		}' "$diff"
+}
+
+# apply_threeway(): whether `git am -3` would apply diff $3 on HEAD of the
+# worktree, tried with `git apply --3way` on a scratch index $4 (removed
+# after): the worktree, its index and HEAD stay as they are. The verdict
+# goes to variable $1, its short form to $2.
+apply_threeway()
+{
+	local -n __at_long=$1; shift
+	local -n __at_short=$1; shift
+	local diff=$1; shift
+	local index=$1; shift
+	local out rc b lacks='' conflicts
+
+	if ! GIT_INDEX_FILE=$index git_k read-tree HEAD 2>/dev/null; then
+		rm -f "$index"
+		__at_short="git am -3 not tried"
+		__at_long="not tried: cannot make a scratch index of HEAD"
+		return
+	fi
+	out=$(GIT_INDEX_FILE=$index git_k apply --3way --cached "$diff" 2>&1)
+	rc=$?
+	conflicts=$(GIT_INDEX_FILE=$index git_k ls-files -u | cut -f 2 | uniq |
+		paste -sd ' ')
+	rm -f "$index"
+	if ((rc == 0)); then
+		__at_short="git am -3 would apply it"
+		__at_long="git am -3 would apply it cleanly: the base has the blobs the patch was made on"
+		return
+	fi
+	if grep -q 'lacks the necessary blob' <<< "$out"; then
+		# The preimages the index lines name, "index 3add216..0060dbf".
+		while read -r b; do
+			[[ "$b" =~ ^0+$ ]] && continue
+			git_k cat-file -e "$b^{blob}" 2>/dev/null || lacks+="${lacks:+ }$b"
+		done < <(sed -n 's/^index \([0-9a-f]*\)\.\..*/\1/p' "$diff" | sort -u)
+		__at_short="git am -3 cannot work: the base lacks its blobs"
+		__at_long="git am -3 cannot work: the base lacks the blob(s) ${lacks:-of its index lines} the patch was made on, so there is nothing to merge with"
+		return
+	fi
+	if [[ -n "$conflicts" ]]; then
+		__at_short="git am -3 conflicts"
+		__at_long="git am -3 would conflict in $conflicts"
+		return
+	fi
+	__at_short="git am -3 fails too"
+	__at_long="git am -3 fails too: $(grep -m 1 '^error: ' <<< "$out")"
+}
+
+# apply_explain(): write to $3 why `git am` of patch file $1 (log $2)
+# failed, its session still under way: the patch (file and subject),
+# each failing file and hunk, whether a three-way apply would work,
+# git's own words. Sets APPLY_WHY, the short form for the summary.
+apply_explain()
+{
+	local patch=$1; shift
+	local log=$1; shift
+	local detail=$1; shift
+	local diff=$log.diff base subject check at hunk three short three_ok=''
+	local -a failed=()
+
+	base=$(git_k rev-parse --short=12 HEAD)
+	subject=$(git mailinfo /dev/null /dev/null < "$patch" 2>/dev/null |
+		sed -n 's/^Subject: //p')
+	git_k am --show-current-patch=diff > "$diff" 2>/dev/null
+	check=$(git_k apply --check -v "$diff" 2>&1 | grep -v '^Checking patch')
+	mapfile -t failed < <(sed -n 's/^error: patch failed: //p' <<< "$check")
+	apply_threeway three short "$diff" "$log.index"
+	[[ "$short" == *"would apply"* ]] && three_ok=1
+	APPLY_WHY="${failed[0]:+ at ${failed[0]}${failed[1]:+ and $((${#failed[@]} - 1)) more}}; $short"
+	{
+		echo "expected: $patch applies with git am on $base"
+		echo "actual: \"${subject:-(no subject)}\" ($(basename "$patch")) does not apply: git am failed"
+		for at in "${failed[@]}"; do
+			hunk=$(apply_hunk "$at" "$diff")
+			echo "failing hunk: $at ${hunk:-(no hunk starts there)}"
+		done
+		((${#failed[@]})) || echo "failing hunk: none named (git's words below)"
+		echo "three-way: $three"
+		echo "git am said:"
+		grep -E '^(error|Patch failed|fatal|warning):' "$log" | tail -n 5 | sed 's/^/  /'
+		echo "git apply --check -v:"
+		head -n 25 <<< "$check" | sed 's/^/  /'
+		echo "next: rebase $(basename "$patch") onto $base (a commit in $KREPO; KEEP=1 keeps $WT_DESC)${three_ok:+, git am -3 does it,} and rerun"
+	} > "$detail"
+	rm -f "$diff"
+}
+
 # apply_one(): `git am` one patch file onto HEAD of the worktree; on
-# failure write what failed to the detail file and leave nothing applied.
+# failure write what failed to the detail file, set APPLY_WHY, and leave
+# nothing applied.
 apply_one()
 {
 	local patch=$1; shift
@@ -275,16 +385,7 @@ apply_one()
 		--keep-non-patch --committer-date-is-author-date "$patch"; then
 		return 0
 	fi
-	{
-		echo "expected: $patch applies with git am on $(git_k rev-parse --short=12 HEAD)"
-		echo "actual: git am failed:"
-		grep -E '^(error|Patch failed|fatal|warning):' "$log" | tail -n 5 | sed 's/^/  /'
-		echo "failing hunk (git apply --check -v):"
-		git_k am --show-current-patch=diff 2>/dev/null |
-			git -C "$WT" apply --check -v 2>&1 |
-			grep -v '^Checking patch' | head -n 25 | sed 's/^/  /'
-		echo "next: rebase $(basename "$patch") onto $(git_k rev-parse --short=12 HEAD) (a commit in $KREPO; KEEP=1 keeps $WT_DESC) and rerun"
-	} > "$detail"
+	apply_explain "$patch" "$log" "$detail"
 	git_k am --abort >> "$log" 2>&1
 	git_k reset -q --hard >> "$log" 2>&1
 	return "$EXIT_FAIL"
@@ -303,7 +404,7 @@ stage_apply()
 
 	for p in "$@"; do
 		if ! apply_one "$p" "$log" "$detail"; then
-			result "$rec" FAIL "$(basename "$p") does not apply"
+			result "$rec" FAIL "$(basename "$p") does not apply$APPLY_WHY"
 			return
 		fi
 	done
