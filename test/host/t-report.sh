@@ -56,7 +56,7 @@ t_golden()
 		"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
 }
 
-t_plan 169
+t_plan 189
 
 # The line a bad cell appended to the mixed fixture's cells.tsv is on.
 BAD_LINE=$(($(grep -c '' "$FIX/mixed/cells.tsv") + 1))
@@ -484,6 +484,84 @@ t_eq "101k titles: reported within 20 s" yes \
 t_eq "101k titles: one line per distinct title, by first appearance" \
 	"50002|  kernel BUG in g: introduced by L0, still at L999 (x86_64-gcc)|  WARNING in f0: introduced by L0, gone at L501 (x86_64-gcc)|  WARNING in f49999: introduced by L499, still at L999 (x86_64-gcc)" \
 	"$(sed -n '/^crashes:$/,/^$/p' "$big/matrix.txt" | grep -c .)|$(grep -m 2 '^  ' "$big/matrix.txt" | paste -sd '|')|$(grep '^  WARNING in f49999:' "$big/matrix.txt")"
+
+# --- a series received (--mbox, --range): the reply comes first ---
+# received(): copy fixture run $1 to scratch RUNDIR $3, with the meta of
+# a series received ($2: mbox or range, test/fixtures/report/received/);
+# print its path.
+received()
+{
+	local run
+
+	run=$(fresh "$1" "$3")
+	cp "$FIX/received/$2.meta.tsv" "$run/meta.tsv"
+	echo "$run"
+}
+
+run=$(received targets mbox received-targets)
+t_rc "received, a build failed: exits 1" 1 "$REPORT" "$run"
+t_eq "received: reply.txt is the golden one (failing commit, cell, evidence, base)" "" \
+	"$(diff -u "$FIX/golden/received-targets.reply.txt" "$run/reply.txt" 2>&1)"
+{ cat "$FIX/golden/received-targets.reply.txt"; echo; cat "$run/report.ktap"; echo
+  cat "$run/matrix.txt"; } > "$T_TMP/want.stdout"
+t_eq "received: stdout is the reply, a blank line, the KTAP, a blank line, the matrix" "" \
+	"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
+t_eq "received: the matrix is an own series' one" "" \
+	"$(diff -u "$FIX/golden/targets.matrix.txt" "$run/matrix.txt" 2>&1)"
+t_eq "received: so is the KTAP, but for its header" "" \
+	"$(diff -u <(sed '1,/^1\.\./d' "$FIX/golden/targets.report.ktap") \
+		<(sed '1,/^1\.\./d' "$run/report.ktap") 2>&1)"
+t_grep "received: the KTAP header says how it was taken in" \
+	'^# received: --mbox /home/maint/mail/kallsyms\.mbox$' "$run/report.ktap"
+run=$(fresh targets own)
+"$REPORT" "$run" > /dev/null
+t_eq "an own series: no reply.txt" no "$([[ -e "$run/reply.txt" ]] && echo yes || echo no)"
+
+# 2/3 failed on arm64 at boot too, 3/3 a checkpatch.
+run=$(received targets mbox received-also)
+printf '%s\n' "2${TAB}arm64-gcc${TAB}boot${TAB}FAIL${TAB}10${TAB}panic${TAB}-${TAB}-" \
+	"3${TAB}-${TAB}checkpatch${TAB}FAIL${TAB}10${TAB}1 error(s)${TAB}-${TAB}-" >> "$run/cells.tsv"
+t_rc "received, three cells failed: exits 1" 1 "$REPORT" "$run"
+t_eq "received: the cell is the first failed one in matrix order, the others are named or counted" \
+	"2 of 4 steps failed|cell: step 2/3, target arm64-gcc, stage build: FAIL 2 errors|also failing: 2/3 arm64-gcc boot; 1 cell(s) at later steps" \
+	"$(head -n 1 "$run/reply.txt" | sed 's/.*: //')|$(grep '^cell: ' "$run/reply.txt")|$(
+	grep '^also failing: ' "$run/reply.txt")"
+
+# A cached failure first, two failures later.
+run=$(received mixed mbox received-mixed)
+t_rc "received, a cached failure: exits 1" 1 "$REPORT" "$run"
+t_eq "received: a cached failure is the first, from its run; later ones are counted" \
+	"first failing commit: 1/3 samples/hw_breakpoint: Drop HW_BREAKPOINT_R when reporting writes|cell: step 1/3, target x86_64-gcc, stage boot: FAIL* from run 20250601-090000-977: panic (tcg)|also failing: 2 cell(s) at later steps" \
+	"$(sed -n '2,3p' "$run/reply.txt" | paste -sd '|')|$(grep '^also failing: ' "$run/reply.txt")"
+
+# Only 3/3's apply failed: its details have advice and more lines.
+run=$(received mixed range received-apply)
+sed -i -E "s/^([12]${TAB}x86_64-gcc${TAB}(boot|tests)${TAB})FAIL/\1ok/" "$run/cells.tsv"
+t_rc "received, a patch that does not apply: exits 1" 1 "$REPORT" "$run"
+t_eq "received: the details' key lines, no advice, then how many more there are" "" \
+	"$(diff -u "$FIX/golden/received-apply.reply.txt" "$run/reply.txt" 2>&1)"
+
+# The base itself failed.
+run=$(received pass range received-base)
+printf '0\tx86_64-gcc\tbuild\tFAIL\t10\t1 error(s)\t-\t-\n' >> "$run/cells.tsv"
+t_rc "received, the base failed: exits 1" 1 "$REPORT" "$run"
+t_grep "received: a failing base is named as such" \
+	'^first failing commit: the base \(step 0: bisect-check: restore pre-series state\), before any patch$' \
+	"$run/reply.txt"
+
+# Nothing failed: one line.
+run=$(received pass range received-skip)
+t_rc "received, nothing failed, 3/3 not run: exits 0" 0 "$REPORT" "$run"
+t_eq "received: a step not run is said" \
+	"bisect-check of --range v6.1..my-topic of /home/dev/linux: no step failed (3 passed, 1 skipped) on x86_64-gcc; base: 0123abcd4567ef890123abcd4567ef8901234567 (v6.1 of /home/dev/linux/.git)" \
+	"$(cat "$run/reply.txt")"
+sed -i "/^3${TAB}/d" "$run/steps.tsv"
+t_rc "received, all passed: exits 0" 0 "$REPORT" "$run"
+t_eq "received, all passed: one line naming the steps, targets and base" \
+	"bisect-check of --range v6.1..my-topic of /home/dev/linux: all 3 steps (the base and 2 patch(es)) passed on x86_64-gcc; base: 0123abcd4567ef890123abcd4567ef8901234567 (v6.1 of /home/dev/linux/.git)" \
+	"$(cat "$run/reply.txt")"
+t_eq "received, all passed: stdout starts with that line, then a blank one, then the KTAP" \
+	"$(cat "$run/reply.txt")||KTAP version 1" "$(head -n 3 "$T_OUT" | paste -sd '|')"
 
 # --- the fixtures' stage tables are tools/stages.tsv's ---
 stages_of()

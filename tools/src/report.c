@@ -68,7 +68,10 @@
  * is given twice the last line wins.
  *
  * Writes RUNDIR/report.ktap and RUNDIR/matrix.txt and prints both, the
- * KTAP first, then a blank line, then the matrix.
+ * KTAP first, then a blank line, then the matrix. For a series received
+ * (meta key "received": taken in by --mbox or --range), it first writes
+ * RUNDIR/reply.txt and prints it, then a blank line: the lines a
+ * maintainer replies with (see Reply).
  *
  * KTAP: the meta lines become "# key: value" header comments, each step
  * a subtest named "<label> <sha:12> [PREP] <subject>" ("[PREP]" only for
@@ -142,6 +145,33 @@
  * passed, F failed, S skipped", which counts steps: failed when a cell
  * failed, skipped when all cells were skipped, passed otherwise.
  *
+ * Reply: when a cell failed,
+ *
+ *	bisect-check of <name>: F of N steps failed
+ *	first failing commit: <label> <subject>
+ *	cell: step <label>[, target <target>], stage <stage>: <status> <summary>
+ *	  <detail line>
+ *	also failing: <label> [<target> ]<stage>, ...; C cell(s) at later steps
+ *	base: [<debian>, commit ]<base>
+ *
+ * where <name> is meta "cover", else "received"; the first failing
+ * commit is the first step with a failed cell ("the base (step 0: ...),
+ * before any patch" for step 0), its cell the first failed one in matrix
+ * order; the detail lines are its details' first REPLY_LINES non-blank
+ * lines that are not "next:" advice, then "  (M more lines in the
+ * report)"; the "also failing" line names the step's other failed cells
+ * and counts those of later steps, and is left out when there are none.
+ * When no cell failed, one line:
+ *
+ *	bisect-check of <name>: all N steps (the base and P patch(es)) passed
+ *		on <targets>; base: ...
+ *	bisect-check of <name>: no step failed (A passed, S skipped)
+ *		on <targets>; base: ...
+ *
+ * (each on one line), the second when a step was skipped; "(the base and
+ * ...)" only with a step 0, " on <targets>" (joined by ", ") only with a
+ * target-scope stage.
+ *
  * Exit status: 0 no cell failed, 1 a cell failed (cached-FAIL too),
  * 2 usage or I/O error, or an input error (its message names FILE:LINE).
  */
@@ -165,6 +195,7 @@
 #define ELAPSED_MAX	1000000000000L	/* ms, about 31 years */
 #define CELL_LEN	32	/* bytes of a matrix cell, "FAIL* 1000000000.0s" */
 #define TITLE_MAX	120	/* bytes of a crash title */
+#define REPLY_LINES	6	/* detail lines in the reply */
 #define TARGET_CHARS	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-"
 #define TARGET_RULE	"expected letters, digits, \".\", \"_\", \"+\" and \"-\", not \"-\" first"
 
@@ -442,16 +473,34 @@ static struct target *find_target(const struct run *run, const char *name)
 static void read_meta(struct run *run)
 {
 	char *path = xasprintf("%s/meta.tsv", run->dir);
+	char *value;
 	size_t i;
 
 	read_lines(&run->meta, path, 0);
 	for (i = 0; i < run->meta.nr; i++) {
 		if (skip_line(run->meta.v[i]))
 			continue;
-		if (!strchr(run->meta.v[i], '\t'))
+		value = strchr(run->meta.v[i], '\t');
+		if (!value)
 			die("%s:%zu: expected \"key<TAB>value\"", path, i + 1);
+		untab(value + 1);
+		rtrim(value + 1);
 	}
 	free(path);
+}
+
+/* The value of the first meta line with key @key, or NULL. */
+static const char *meta_get(const struct run *run, const char *key)
+{
+	size_t i, n = strlen(key);
+	const char *s;
+
+	for (i = 0; i < run->meta.nr; i++) {
+		s = run->meta.v[i];
+		if (!skip_line(s) && !strncmp(s, key, n) && s[n] == '\t')
+			return s + n + 1;
+	}
+	return NULL;
 }
 
 /* Every cell of every step, each a skip "not run" until read_cells(). */
@@ -1459,6 +1508,191 @@ static void write_matrix(FILE *out, const struct run *run)
 		run->nr_step, tally[V_PASS], tally[V_FAIL], tally[V_SKIP]);
 }
 
+/*
+ * The key lines of the details of the cell of stage @k (target @t) of
+ * step @st: the first REPLY_LINES non-blank ones that are no "next:"
+ * advice, indented, then how many more there are.
+ */
+static void reply_details(FILE *out, const struct run *run,
+			  const struct step *st, int k, size_t t)
+{
+	char *path, *id;
+	struct lines l;
+	size_t i, n = 0;
+
+	id = cell_id(run, st, k, t);
+	path = xasprintf("%s/details/%s.txt", run->dir, id);
+	free(id);
+	if (read_lines(&l, path, 1) == 0) {
+		for (i = 0; i < l.nr; i++) {
+			untab(l.v[i]);
+			rtrim(l.v[i]);
+			if (*l.v[i] == '\0' || !strncmp(l.v[i], "next:", 5))
+				continue;
+			if (n++ < REPLY_LINES)
+				fprintf(out, "  %s\n", l.v[i]);
+		}
+		if (n > REPLY_LINES)
+			fprintf(out, "  (%zu more lines in the report)\n",
+				n - REPLY_LINES);
+		free(l.v);
+		free(l.buf);
+	}
+	free(path);
+}
+
+/* Call @fn for each failed cell of step @st, in matrix order; stop at 1. */
+static int each_fail(const struct run *run, const struct step *st,
+		     int (*fn)(void *, const struct step *, int, size_t),
+		     void *arg)
+{
+	size_t t;
+	int p;
+
+	for (p = 0; p < nr_step_stages; p++)
+		if (is_fail(st->cell[p].st) && fn(arg, st, step_stage[p], 0))
+			return 1;
+	for (t = 0; t < nr_shown_targets(run); t++)
+		for (p = 0; p < nr_target_stages; p++)
+			if (is_fail(target_cells(st, t)[p].st) &&
+			    fn(arg, st, target_stage[p], t))
+				return 1;
+	return 0;
+}
+
+/* The cell a reply is about, and what else failed. */
+struct reply_fail {
+	const struct run *run;
+	FILE *out;
+	int k;			/* its stage, -1 until found */
+	size_t t;		/* its target */
+	size_t others;		/* failed cells named on the "also" line */
+	size_t later;		/* failed cells of later steps */
+};
+
+static int take_first(void *arg, const struct step *st, int k, size_t t)
+{
+	struct reply_fail *r = arg;
+
+	(void)st;
+	r->k = k;
+	r->t = t;
+	return 1;
+}
+
+static int name_other(void *arg, const struct step *st, int k, size_t t)
+{
+	struct reply_fail *r = arg;
+
+	if (k == r->k && t == r->t)
+		return 0;
+	fprintf(r->out, "%s%s ", r->others++ ? ", " : "also failing: ",
+		st->label);
+	if (stage_scope[k] == SCOPE_TARGET)
+		fprintf(r->out, "%s ", r->run->target[t].name);
+	fputs(stage_name[k], r->out);
+	return 0;
+}
+
+static int count_later(void *arg, const struct step *st, int k, size_t t)
+{
+	struct reply_fail *r = arg;
+
+	(void)st;
+	(void)k;
+	(void)t;
+	r->later++;
+	return 0;
+}
+
+/* "base: ...", the base the series was applied on. */
+static void reply_base(FILE *out, const struct run *run)
+{
+	const char *deb = meta_get(run, "debian");
+	const char *base = meta_get(run, "base");
+
+	fprintf(out, "base: %s%s%s", deb ? deb : "", deb ? ", commit " : "",
+		base ? base : "unknown");
+}
+
+/* The reply of a series received that has a failed cell at step @i. */
+static void reply_fail(FILE *out, const struct run *run, size_t i,
+		       const size_t *tally)
+{
+	const struct step *st = &run->step[i];
+	struct reply_fail r = { .run = run, .out = out, .k = -1 };
+	const struct cell *c;
+	size_t j;
+
+	each_fail(run, st, take_first, &r);
+	c = cell_of(st, r.k, r.t);
+	fprintf(out, "%zu of %zu steps failed\n", tally[V_FAIL], run->nr_step);
+	if (st->index == 0)
+		fprintf(out, "first failing commit: the base (step 0: %s), before any patch\n",
+			st->subject);
+	else
+		fprintf(out, "first failing commit: %s %s\n", st->label,
+			st->subject);
+	fprintf(out, "cell: step %s, ", st->label);
+	if (stage_scope[r.k] == SCOPE_TARGET)
+		fprintf(out, "target %s, ", run->target[r.t].name);
+	fprintf(out, "stage %s: %s%s%s\n", stage_name[r.k],
+		status_short[c->st], *c->summary ? " " : "", c->summary);
+	reply_details(out, run, st, r.k, r.t);
+	each_fail(run, st, name_other, &r);
+	for (j = i + 1; j < run->nr_step; j++)
+		each_fail(run, &run->step[j], count_later, &r);
+	if (r.later)
+		fprintf(out, "%s%zu cell(s) at later steps",
+			r.others ? "; " : "also failing: ", r.later);
+	if (r.others || r.later)
+		fputc('\n', out);
+	reply_base(out, run);
+	fputc('\n', out);
+}
+
+/*
+ * The lines a maintainer replies with to a series received (meta
+ * "received"); nothing for another run. Returns whether it wrote any.
+ */
+static int write_reply(FILE *out, const struct run *run)
+{
+	const char *name = meta_get(run, "cover");
+	size_t i, t, patches = 0, tally[NR_VERDICT] = { 0 };
+	const struct step *st;
+
+	if (!meta_get(run, "received"))
+		return 0;
+	if (!name)
+		name = meta_get(run, "received");
+	for (i = 0; i < run->nr_step; i++) {
+		st = &run->step[i];
+		tally[verdict(st->cell, run->per_step)]++;
+		patches += st->index != 0;
+	}
+	fprintf(out, "bisect-check of %s: ", name);
+	for (i = 0; i < run->nr_step; i++) {
+		if (verdict(run->step[i].cell, run->per_step) == V_FAIL) {
+			reply_fail(out, run, i, tally);
+			return 1;
+		}
+	}
+	if (tally[V_SKIP])
+		fprintf(out, "no step failed (%zu passed, %zu skipped)",
+			tally[V_PASS], tally[V_SKIP]);
+	else if (patches < run->nr_step)
+		fprintf(out, "all %zu steps (the base and %zu patch(es)) passed",
+			run->nr_step, patches);
+	else
+		fprintf(out, "all %zu steps passed", run->nr_step);
+	for (t = 0; t < nr_shown_targets(run); t++)
+		fprintf(out, "%s%s", t ? ", " : " on ", run->target[t].name);
+	fputs("; ", out);
+	reply_base(out, run);
+	fputc('\n', out);
+	return 1;
+}
+
 static void write_file(const char *dir, const char *name, const char *buf,
 		       size_t len)
 {
@@ -1817,8 +2051,10 @@ static int abi_summary(const struct run *run)
 int main(int argc, char **argv)
 {
 	struct run run = { .nr_step = 0 };
-	char *ktap = NULL, *matrix = NULL;
-	size_t ktap_len = 0, matrix_len = 0, tally[NR_VERDICT] = { 0 };
+	char *ktap = NULL, *matrix = NULL, *reply = NULL;
+	size_t ktap_len = 0, matrix_len = 0, reply_len = 0;
+	size_t tally[NR_VERDICT] = { 0 };
+	int replied;
 	FILE *out;
 
 	if (argc == 3 && !strcmp(argv[1], "--abi") && argv[2][0] != '-') {
@@ -1843,6 +2079,12 @@ int main(int argc, char **argv)
 	read_crashes(&run);
 	group_crashes(&run);
 
+	out = open_memstream(&reply, &reply_len);
+	if (!out)
+		die("out of memory");
+	replied = write_reply(out, &run);
+	if (fclose(out))
+		die("out of memory");
 	out = open_memstream(&ktap, &ktap_len);
 	if (!out)
 		die("out of memory");
@@ -1856,8 +2098,14 @@ int main(int argc, char **argv)
 	if (fclose(out))
 		die("out of memory");
 
+	if (replied)
+		write_file(run.dir, "reply.txt", reply, reply_len);
 	write_file(run.dir, "report.ktap", ktap, ktap_len);
 	write_file(run.dir, "matrix.txt", matrix, matrix_len);
+	if (replied) {
+		fwrite(reply, 1, reply_len, stdout);
+		putchar('\n');
+	}
 	fwrite(ktap, 1, ktap_len, stdout);
 	putchar('\n');
 	fwrite(matrix, 1, matrix_len, stdout);
