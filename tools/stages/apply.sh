@@ -259,6 +259,18 @@ kept_drop()
 	rm -rf "$WT_KEPT" "$WT_KEPT.index"
 }
 
+# patch_subject(): the subject of patch file $1 (as git am would make it),
+# else its file name.
+patch_subject()
+{
+	local patch=$1; shift
+	local subject
+
+	subject=$(git mailinfo /dev/null /dev/null < "$patch" 2>/dev/null |
+		sed -n 's/^Subject: //p')
+	echo "${subject:-$(basename "$patch")}"
+}
+
 # apply_hunk(): the header of the hunk of diff $2 for FILE:LINE $1 (as
 # git apply's "patch failed: FILE:LINE" names it: the hunk of that file
 # whose preimage starts at LINE), or nothing.
@@ -342,8 +354,7 @@ apply_explain()
 	local -a failed=()
 
 	base=$(git_k rev-parse --short=12 HEAD)
-	subject=$(git mailinfo /dev/null /dev/null < "$patch" 2>/dev/null |
-		sed -n 's/^Subject: //p')
+	subject=$(patch_subject "$patch")
 	git_k am --show-current-patch=diff > "$diff" 2>/dev/null
 	check=$(git_k apply --check -v "$diff" 2>&1 | grep -v '^Checking patch')
 	mapfile -t failed < <(sed -n 's/^error: patch failed: //p' <<< "$check")
@@ -352,7 +363,7 @@ apply_explain()
 	APPLY_WHY="${failed[0]:+ at ${failed[0]}${failed[1]:+ and $((${#failed[@]} - 1)) more}}; $short"
 	{
 		echo "expected: $patch applies with git am on $base"
-		echo "actual: \"${subject:-(no subject)}\" ($(basename "$patch")) does not apply: git am failed"
+		echo "actual: \"$subject\" ($(basename "$patch")) does not apply: git am failed"
 		for at in "${failed[@]}"; do
 			hunk=$(apply_hunk "$at" "$diff")
 			echo "failing hunk: $at ${hunk:-(no hunk starts there)}"
