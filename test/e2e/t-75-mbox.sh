@@ -13,7 +13,11 @@
 #     a revision with a patch missing (also when an older revision has
 #     it), unicode control characters in a patch, and a cover that needs
 #     prerequisite patches, each saying what is wrong;
-#   - with --init writes the series and its cover letter instead.
+#   - with --init writes the series and its cover letter instead;
+#   - a patch that does not apply on the base fails its apply cell, which
+#     names the failing hunk and says whether git am -3 would apply it
+#     (noapply.mbox: no, the base lacks its blobs; threeway.mbox: yes);
+#   - the report of each starts with what a maintainer replies with.
 
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -26,13 +30,13 @@ BC=$T_TOP/tools/bisect-check
 BASE=bisect/unexport-kallsyms/v2-base
 trap 'rm -rf "$T_TMP"' EXIT
 
-t_plan 22
+t_plan 32
 
 if ! git --git-dir="$KREPO" rev-parse -q --verify "$BASE" > /dev/null; then
 	e2e_run "$T_TOP/series.yaml" LOCK_WAIT=900
 fi
 
-LOCK_WAIT=900 "$BC" -C "$KREPO" --mbox "$MB/thread.mbox" --base "$BASE" \
+LOCK_WAIT=${LOCK_WAIT:-900} "$BC" -C "$KREPO" --mbox "$MB/thread.mbox" --base "$BASE" \
 	> "$T_TMP/mbox.out" 2> "$T_TMP/mbox.err"
 rc=$?
 run=$(readlink -f "$WORKDIR/runs/latest")
@@ -58,6 +62,22 @@ t_eq "--mbox: 2/3 carries the Reviewed-by of its reply and of the cover's" \
 	"$(git --git-dir="$KREPO" log -1 --format=%B "$tip~1" | grep '^Reviewed-by: ' | paste -sd '|')"
 t_eq "--mbox: and keeps its author" "Will Deacon <will@kernel.org>" \
 	"$(git --git-dir="$KREPO" log -1 --format='%an <%ae>' "$tip~1")"
+# shown(): how the report shows the cell of step $2, stage $3 of run dir
+# $1: status and summary, after "from run RUN: " when it was cached.
+shown()
+{
+	awk -F'\t' -v i="$2" -v s="$3" '$1 == i && $3 == s {
+		if ($8 == "-")
+			print $4, $6
+		else
+			print $4 "* from run " substr($8, 1, index($8, "/") - 1) ": " $6
+	}' "$1/cells.tsv"
+}
+BASE_LINE="base: $(git --git-dir="$KREPO" rev-parse "$BASE") \\(.* of $(realpath "$KREPO")\\)"
+t_eq "--mbox: the report starts with the reply: the series, the first failing commit and cell, the base" \
+	"bisect-check of v2: Unexport kallsyms_lookup_name() and kallsyms_on_each_symbol(): 1 of 4 steps failed|first failing commit: 2/3 samples/hw_breakpoint: Drop use of kallsyms_lookup_name()|cell: step 2/3, stage checkpatch: $(shown "$run" 2 checkpatch)|yes" \
+	"$(sed -n '1,3p' "$T_TMP/mbox.out" | paste -sd '|')|$(
+	sed '/^$/q' "$T_TMP/mbox.out" | grep -cE "^$BASE_LINE\$" | sed 's/^1$/yes/')"
 
 # refused(): --mbox of fixture $1 exits 2, says $2 (an ERE), and runs
 # nothing (no new run dir): three results.
@@ -78,6 +98,45 @@ refused control 'control\.mbox: unicode control characters in a patch .*Char: RI
 refused prereq 'prereq\.mbox: the series needs prerequisite patches first \(patch-id 4b1a4c3e2f19'
 t_rc "mixed: v2 is not filled up from v1" 2 "$BC" -C "$KREPO" --mbox "$MB/mixed.mbox" --base "$BASE"
 t_grep "mixed: says which patch of v2 is missing" 'mixed\.mbox: a partial series, 3/3 missing' "$T_OUT"
+
+# no_apply(): --mbox of fixture $1, one patch with subject $2, on the
+# base: exit 1, its apply cell the only failure, with summary $3 (after
+# "0001.patch does not apply at samples/hw_breakpoint/data_breakpoint.c:");
+# the report starts with the reply that says so. Three results; RUN is
+# the run dir, DETAIL the cell's details.
+no_apply()
+{
+	local f=$1; shift
+	local subject=$1; shift
+	local summary="0001.patch does not apply at samples/hw_breakpoint/data_breakpoint.c:$1"; shift
+	local rc
+
+	LOCK_WAIT=${LOCK_WAIT:-900} "$BC" -C "$KREPO" --mbox "$MB/$f.mbox" --base "$BASE" \
+		> "$T_TMP/$f.out" 2> "$T_TMP/$f.err"
+	rc=$?
+	RUN=$(readlink -f "$WORKDIR/runs/latest")
+	DETAIL=$RUN/details/1-apply.txt
+	t_eq "$f: only the patch's apply fails, its summary naming the hunk and git am -3" \
+		"1|1 apply FAIL $summary" \
+		"$rc|$(awk -F'\t' '$4 == "FAIL" { print $1, $3, $4, $6 }' "$RUN/cells.tsv" | paste -sd ',')"
+	t_grep "$f: details name the patch file and subject" \
+		"^actual: \"$subject\" \\(0001\\.patch\\) does not apply: git am failed\$" "$DETAIL"
+	t_eq "$f: the report starts with the reply: the commit, the cell, the base" \
+		"bisect-check of --mbox $MB/$f.mbox: 1 of 2 steps failed|first failing commit: 1/1 $subject|cell: step 1/1, stage apply: $(shown "$RUN" 1 apply)|yes" \
+		"$(sed -n '1,3p' "$T_TMP/$f.out" | paste -sd '|')|$(
+		sed '/^$/q' "$T_TMP/$f.out" | grep -cE "^$BASE_LINE\$" | sed 's/^1$/yes/')"
+}
+
+no_apply noapply "samples/hw_breakpoint: Say write breakpoint in the module description" \
+	"74; git am -3 cannot work: the base lacks its blobs"
+t_grep "noapply: details give the failing hunk's header" \
+	'^failing hunk: samples/hw_breakpoint/data_breakpoint\.c:74 @@ -74,4 \+74,4 @@ module_exit\(hw_break_module_exit\);$' \
+	"$DETAIL"
+t_grep "noapply: details name the blob the base lacks" \
+	'^three-way: git am -3 cannot work: the base lacks the blob\(s\) 3add216 ' "$DETAIL"
+no_apply threeway "samples/hw_breakpoint: Make sample_hbp static" "21; git am -3 would apply it"
+t_grep "threeway: details say git am -3 applies it cleanly" \
+	'^three-way: git am -3 would apply it cleanly' "$DETAIL"
 
 t_rc "--init: writes the series of the thread" 0 \
 	"$BC" -C "$KREPO" --mbox "$MB/thread.mbox" --base "$BASE" --init "$T_TMP/in/series.yaml"
