@@ -36,7 +36,7 @@ parse()
 	t_rc "$1" "$2" "$HANGSYM" --parse "$4" --arch "$3" --system-map "$5"
 }
 
-t_plan 105
+t_plan 108
 
 # --- the real captures ---
 while read -r arch case rc; do
@@ -418,7 +418,7 @@ monitor()
 
 SOCK=$T_TMP/mon.sock
 if ! command -v python3 > /dev/null; then
-	for i in {1..29}; do
+	for i in {1..41}; do
 		t_skip "fake monitor $i" "python3 not found"
 	done
 	t_done
@@ -477,7 +477,15 @@ t_eq "--sysrq: done once the console is quiet for 1 s, before --timeout-ms" yes 
 	"$( ((ELAPSED >= 2000 && ELAPSED < 4500)) && echo yes || echo "no: $ELAPSED ms")"
 stop_servers
 t_rc "--sysrq with a key that is none: exit 2" 2 "$HANGSYM" --sysrq 8W --console "$SOCK"
-t_grep "said" "--sysrq wants SysRq keys \(0-9, a-z\), got \"8W\"" "$T_OUT"
+t_grep "said" "--sysrq wants 1 to 8 SysRq keys \(0-9, a-z\), got \"8W\"" "$T_OUT"
+# Each key takes 600 ms: 36 of them would keep the watcher 22 s.
+rm -f "$SOCK"
+serve console "$SOCK" "$T_TMP/keys9" || echo "# the fake console did not start"
+t_rc "--sysrq with nine keys: exit 2, at once" 2 timeout 5 "$HANGSYM" \
+	--sysrq 8wlt8wlt8 --console "$SOCK"
+t_grep "said" "--sysrq wants 1 to 8 SysRq keys \(0-9, a-z\), got \"8wlt8wlt8\"" "$T_OUT"
+t_eq "--sysrq with nine keys: none pressed" "" "$(cat "$T_TMP/keys9" 2> /dev/null)"
+stop_servers
 t_rc "--sysrq with a monitor's options: usage, exit 2" 2 "$HANGSYM" --sysrq w \
 	--console "$SOCK" --arch x86_64
 rm -f "$SOCK"

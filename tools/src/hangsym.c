@@ -29,7 +29,8 @@
  *		console is a QEMU chardev with mux=on on a unix socket
  *		(--console; -chardev socket,path=PATH,server=on,wait=off,
  *		mux=on,logfile=FILE keeps the console in FILE). For each
- *		key (0-9, a-z) hangsym sends the mux's "C-a b", a break,
+ *		key (0-9, a-z; at most 8, so that a run ends within
+ *		5 s and --timeout-ms) hangsym sends the mux's "C-a b", a break,
  *		which a kernel with CONFIG_MAGIC_SYSRQ_SERIAL takes as SysRq,
  *		then the key, 300 ms apart; then it reads what the guest
  *		prints until 1 s passes without output or --timeout-ms
@@ -1224,6 +1225,7 @@ static int run_parse(const struct symtab *st, const struct opts *o)
 
 #define SYSRQ_GAP_MS	300	/* between a break, its key and the next */
 #define SYSRQ_QUIET_MS	1000	/* no output this long: the guest is done */
+#define SYSRQ_KEYS_MAX	8	/* keys a run presses, 2 * SYSRQ_GAP_MS each */
 #define MUX_BREAK	"\001b"	/* a QEMU mux's "C-a b": send a break */
 #define SYSRQ_KEYS	"0123456789abcdefghijklmnopqrstuvwxyz"
 
@@ -1377,9 +1379,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		if (!o->sysrq || !o->console || o->monitor || o->parse || o->map ||
 		    o->arch || o->raw || o->results || o->modules)
 			bad_usage();
-		if (!*o->sysrq || o->sysrq[strspn(o->sysrq, SYSRQ_KEYS)])
-			die("--sysrq wants SysRq keys (0-9, a-z), got \"%s\"",
-			    show(o->sysrq, strlen(o->sysrq)));
+		if (!*o->sysrq || strlen(o->sysrq) > SYSRQ_KEYS_MAX ||
+		    o->sysrq[strspn(o->sysrq, SYSRQ_KEYS)])
+			die("--sysrq wants 1 to %d SysRq keys (0-9, a-z), got \"%s\"",
+			    SYSRQ_KEYS_MAX, show(o->sysrq, strlen(o->sysrq)));
 		return;
 	}
 	if (!o->arch || !o->map || !o->monitor == !o->parse || (o->parse && o->raw))
