@@ -5,7 +5,8 @@
 # its fixtures (test/fixtures/fuzz/README): the corpus, and the
 # reproducers of what the fuzzing found, which are fixed. Each case must
 # end within 10 s, with an exit code the program documents, no sanitizer
-# report, and, for exit 2, a message that says where the input is bad.
+# report, and, for exit 2, a message that says where the input is bad
+# (the file, or the option of the command line).
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -51,33 +52,87 @@ setup()
 }
 
 # args(): the case's command line (its file cmd, one argument a line:
-# @@ the run directory, @tmp/NAME a scratch file, @NAME the input NAME),
-# into ARGS.
+# @@ the run directory, @tmp/NAME a scratch file, @listen/NAME a unix
+# socket that listens and never answers, @NAME the input NAME), into
+# ARGS; the sockets' paths into SOCKS.
 args()
 {
 	local a
 
 	ARGS=()
+	SOCKS=()
 	while IFS= read -r a; do
 		case $a in
 		@@) ARGS+=("$RUN") ;;
 		@tmp/*) ARGS+=("$T_TMP/scratch/${a#@tmp/}") ;;
+		@listen/*)
+			ARGS+=("$T_TMP/scratch/${a#@listen/}")
+			SOCKS+=("${ARGS[-1]}")
+			;;
 		@*) ARGS+=("$RUN/${a#@}") ;;
 		*) ARGS+=("$a") ;;
 		esac
 	done < "$RUN/cmd"
 }
 
+# listen(): a unix socket at each of SOCKS that takes connections and
+# never reads (a guest's console that does not answer), its server's pid
+# into LISTENER; 1 when one is not there within 5 s.
+listen()
+{
+	local s
+
+	LISTENER=
+	((${#SOCKS[@]})) || return 0
+	python3 -c 'import socket, sys, time
+socks = []
+for p in sys.argv[1:]:
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(p)
+    s.listen(8)
+    socks.append(s)
+time.sleep(60)' "${SOCKS[@]}" &
+	LISTENER=$!
+	for s in "${SOCKS[@]}"; do
+		for _ in {1..50}; do
+			[[ -S $s ]] && break
+			sleep 0.1
+		done
+		[[ -S $s ]] || return 1
+	done
+}
+
+# opts_re(): the ERE of a message of exit 2 that blames an option of the
+# command line, as a usage error does: "PROG: error: --OPTION...".
+opts_re()
+{
+	local a alt=
+
+	for a in "${ARGS[@]:1}"; do
+		[[ $a =~ ^--[a-z-]+$ ]] && alt+="${alt:+|}$a"
+	done
+	[[ -n $alt ]] && echo "^${ARGS[0]}: error: ($alt)[: ]"
+}
+
 # check(): run one case and judge it; one result.
 check()
 {
-	local prog=$1 c=$2 name=${2#"$FUZZ"/} in=/dev/null rc bad=() re f
+	local prog=$1 c=$2 name=${2#"$FUZZ"/} in=/dev/null rc bad=() re opts f
 
 	if ! setup "$prog" "$c"; then
 		t_fail "$name" "expected a run directory, actual: setup failed"
 		return
 	fi
 	args
+	if ((${#SOCKS[@]})) && ! command -v python3 > /dev/null; then
+		t_skip "$name" "python3 not found: no socket to listen on"
+		return
+	fi
+	if ! listen; then
+		[[ -n $LISTENER ]] && kill "$LISTENER" && wait "$LISTENER" 2> /dev/null
+		t_fail "$name" "expected a listening socket at ${SOCKS[*]}, actual: none"
+		return
+	fi
 	[[ $prog == cacheio ]] && in=$RUN/in
 	if [[ $prog == modusers ]]; then
 		# The sources asked about, empty (no *.c among the fixtures:
@@ -89,6 +144,10 @@ check()
 	(cd "$RUN" && timeout 10 "$T_BIN/$prog" "${ARGS[@]:1}" < "$in" \
 		> "$T_TMP/stdout" 2> "$T_TMP/stderr")
 	rc=$?
+	if [[ -n $LISTENER ]]; then
+		kill "$LISTENER"
+		wait "$LISTENER" 2> /dev/null
+	fi
 	if ((rc == 124)); then
 		bad+=("expected an end within 10 s, actual: killed by timeout")
 	elif [[ " ${RCS[$prog]} " != *" $rc "* ]]; then
@@ -99,8 +158,10 @@ check()
 		      "$(grep -Em 3 'ERROR: AddressSanitizer|runtime error:|^    #[0-3] ' "$T_TMP/stderr")")
 	fi
 	re=$(where_re "$prog")
-	if ((rc == 2)) && ! grep -Eq -- "$re" "$T_TMP/stderr"; then
-		bad+=("expected exit 2 with a location (/$re/), actual message:"
+	opts=$(opts_re)
+	if ((rc == 2)) && ! grep -Eq -- "$re" "$T_TMP/stderr" &&
+	   ! { [[ -n $opts ]] && grep -Eq -- "$opts" "$T_TMP/stderr"; }; then
+		bad+=("expected exit 2 with a location (/$re/${opts:+ or /$opts/}), actual message:"
 		      "$(head -c 300 "$T_TMP/stderr")")
 	fi
 	if ((${#bad[@]})); then
