@@ -86,7 +86,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 333
+t_plan 335
 
 # ---- valid series ----
 
@@ -384,6 +384,33 @@ t_grep "guest-exec: the program's path in the guest, its args as written" \
 	'^op	exec	path=/bisect/bin/probe	args=--mode "fast"  -n 3 \\x	tests=runs	expect=ok$' "$OUT"
 t_grep "guest-exec: a program run again, without args" \
 	'^op	exec	path=/bisect/bin/probe	tests=runs,cases	expect=fail$' "$OUT"
+
+# The options of the fragment each once, KUnit's own too, and in the
+# time any input is given however many an operation names (comparing
+# each with all before it took minutes on a few hundred thousand).
+opts=$T_TMP/opts
+mkdir -p "$opts"
+for f in "$FIX"/*; do
+	[[ $f == *.yaml ]] || ln -s "$f" "$opts/"
+done
+sed 's/config: \[CONFIG_MY_SUITE_TEST, CONFIG_SMP\]/config: [CONFIG_DEBUG_FS, CONFIG_MY_SUITE_TEST, CONFIG_SMP, CONFIG_KUNIT]/' \
+	"$FIX/guest.yaml" > "$opts/kunit.yaml"
+run_in "$opts" kunit.yaml
+t_eq "a suite that names KUnit's own options: each once, where first named" \
+	"0 CONFIG_KUNIT=y CONFIG_KUNIT_DEBUGFS=y CONFIG_DEBUG_FS=y CONFIG_MY_SUITE_TEST=y CONFIG_SMP=y" \
+	"$RC $(sed -n 's/^kconfig\t//p' "$OUT" | xargs)"
+awk '/config: \[CONFIG_KPROBES\]$/ {
+	printf "      config: ["
+	for (i = 0; i < 100000; i++)
+		printf "CONFIG_O%d, ", i
+	print "CONFIG_KPROBES, CONFIG_O0]"
+	next
+} { print }' "$FIX/guest-exec.yaml" > "$opts/many.yaml"
+(cd "$opts" && timeout 10 "$SERIES" many.yaml) > "$OUT" 2> "$ERR"
+RC=$?
+t_eq "100000 options on a load, then one on an exec: exit 0 within 10 s, each once" \
+	"0 100002 0 CONFIG_KPROBES=y CONFIG_X86_IOPL_IOPERM=y" \
+	"$RC $(grep -c '^kconfig' "$OUT") $(sed -n 's/^kconfig\t//p' "$OUT" | sort | uniq -d | wc -l) $(sed -n 's/^kconfig\t//p' "$OUT" | tail -n 2 | xargs)"
 
 fails guest-exec-bad 11
 has_error guest-exec-bad 17 14 "guest.run[0].exec" "'a/b' must match \[A-Za-z0-9_-\]\+$"

@@ -114,38 +114,87 @@ static char *mod_name(const char *file)
 	return name;
 }
 
-/* Where operation @o's options come in the fragment: the suites' first. */
-static size_t kconfig_rank(const struct series *s, const struct guest_op *o)
+/* An option of the guest fragment and where it comes in it. */
+struct kconfig_at {
+	const char *name;
+	size_t pos;
+};
+
+static int kconfig_cmp(const void *a, const void *b)
 {
-	return (size_t)(o - s->ops) + (o->kind == GOP_KUNIT ? 0 : s->nops);
+	const struct kconfig_at *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-/* Option @k of operation @op, unless an option before it named it. */
-static void print_kconfig(FILE *f, const struct series *s,
-			  const struct guest_op *op, size_t k)
+/*
+ * The options of the guest fragment: KUnit's own when a suite runs (the
+ * suites run at boot, built in; their results in debugfs), then what
+ * each operation needs, the suites' first; each once, where it first
+ * comes. The repeats are found in a sorted copy: an operation may name
+ * many options, and comparing each with all before it took minutes on a
+ * few hundred thousand.
+ */
+static void print_kconfig(FILE *f, const struct series *s)
 {
-	const struct guest_op *o;
-	size_t j;
+	static const char * const kunit[] = {
+		"CONFIG_KUNIT", "CONFIG_KUNIT_DEBUGFS", "CONFIG_DEBUG_FS",
+	};
+	const size_t nr_kunit = sizeof(kunit) / sizeof(*kunit);
+	struct kconfig_at *at;
+	const char **opt;
+	size_t i, k, n = 0, nr = 0;
+	bool suites = false;
+	char *dup;
 
-	for (o = s->ops; o < s->ops + s->nops; o++) {
-		if (kconfig_rank(s, o) > kconfig_rank(s, op))
-			continue;
-		for (j = 0; j < o->nconfig && (o != op || j < k); j++)
-			if (!strcmp(o->config[j], op->config[k]))
-				return;
+	for (i = 0; i < s->nops; i++) {
+		suites = suites || s->ops[i].kind == GOP_KUNIT;
+		n += s->ops[i].nconfig;
 	}
-	fprintf(f, "kconfig\t%s=y\n", op->config[k]);
+	if (suites)
+		n += nr_kunit;
+	if (!n)
+		return;
+	opt = xcalloc(n, sizeof(*opt));
+	at = xcalloc(n, sizeof(*at));
+	dup = xcalloc(n, 1);
+	if (suites)
+		for (k = 0; k < nr_kunit; k++)
+			opt[nr++] = kunit[k];
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].kind == GOP_KUNIT)
+			for (k = 0; k < s->ops[i].nconfig; k++)
+				opt[nr++] = s->ops[i].config[k];
+	for (i = 0; i < s->nops; i++)
+		if (s->ops[i].kind != GOP_KUNIT)
+			for (k = 0; k < s->ops[i].nconfig; k++)
+				opt[nr++] = s->ops[i].config[k];
+	for (i = 0; i < n; i++)
+		at[i] = (struct kconfig_at){ .name = opt[i], .pos = i };
+	qsort(at, n, sizeof(*at), kconfig_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(at[i].name, at[i - 1].name))
+			dup[at[i].pos] = 1;
+	for (i = 0; i < n; i++)
+		if (!dup[i])
+			fprintf(f, "kconfig\t%s=y\n", opt[i]);
+	free(dup);
+	free(at);
+	free(opt);
 }
 
 /*
  * What the guest needs besides the program: the test modules dir, the
  * guest programs' sources dir, the module files it loads (dracut
  * installs their dependencies), the programs it runs and the kernel
- * options of its KUnit suites.
+ * options its operations need.
  */
 static void print_guest(FILE *f, const struct series *s)
 {
-	size_t i, k;
+	size_t i;
 
 	if (s->guest_modules)
 		fprintf(f, "guest-modules\t%s\n", s->guest_modules);
@@ -164,22 +213,7 @@ static void print_guest(FILE *f, const struct series *s)
 	for (i = 0; i < s->nops; i++)
 		if (s->ops[i].kind == GOP_EXEC && !op_seen(s, i))
 			fprintf(f, "program\t%s\n", s->ops[i].arg);
-	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].kind == GOP_KUNIT)
-			break;
-	/* The suites run at boot, built in; their results in debugfs. */
-	if (i < s->nops)
-		fprintf(f, "kconfig\tCONFIG_KUNIT=y\nkconfig\tCONFIG_KUNIT_DEBUGFS=y\n"
-			"kconfig\tCONFIG_DEBUG_FS=y\n");
-	/* What each operation needs, KUnit's suites first, each once. */
-	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].kind == GOP_KUNIT)
-			for (k = 0; k < s->ops[i].nconfig; k++)
-				print_kconfig(f, s, &s->ops[i], k);
-	for (i = 0; i < s->nops; i++)
-		if (s->ops[i].kind != GOP_KUNIT)
-			for (k = 0; k < s->ops[i].nconfig; k++)
-				print_kconfig(f, s, &s->ops[i], k);
+	print_kconfig(f, s);
 	for (i = 0; i < s->nops; i++)
 		print_op(f, s, &s->ops[i]);
 }
