@@ -47,7 +47,7 @@ bad()
 	t_grep "$desc: says why and where" "$re" "$T_OUT"
 }
 
-t_plan 41
+t_plan 43
 
 good "an edited cover letter commit" commit
 t_nogrep "the cover letter holds no tracking data" 'b4-submit-tracking|change-id|"series"' \
@@ -77,6 +77,18 @@ bad "a lone high surrogate" 1 "${M}.*byte [0-9]+: a high surrogate without its l
 { printf 'A\n\nB\n--- b4-submit-tracking ---\n{"series": {"x": '; printf '[%.0s' {1..100000}; } \
 	> "$T_TMP/deep.msg"
 bad "100000 nested arrays" 1 "${M}.*byte [0-9]+: nested deeper than 64" "$T_TMP/deep.msg"
+# Runs of empty lines made one in a pass: one at a time took minutes.
+awk 'BEGIN {
+	print "A subject\n\nA body"
+	for (i = 0; i < 1000000; i++)
+		print "# a comment\n"
+	print "its end\n--- b4-submit-tracking ---\n{\"series\": {}}"
+}' > "$T_TMP/empty.msg"
+rm -f "$T_TMP/cover"
+t_rc "a million empty lines: exit 0 within 10 s" 0 timeout 10 "$B4PREP" \
+	-o "$T_TMP/cover" < "$T_TMP/empty.msg"
+t_eq "a million empty lines: one in the cover" "A subject||A body||its end" \
+	"$(paste -sd '|' "$T_TMP/cover" 2>&1)"
 printf 'A cover\0\n\n--- b4-submit-tracking ---\n{"series": {}}\n' > "$T_TMP/nul.msg"
 bad "a NUL byte" 2 "${M}stdin holds a NUL byte" "$T_TMP/nul.msg"
 bad "-t FILE that is not there" 2 "${M}cannot open $T_TMP/none" "$FIX/desc.txt" -t "$T_TMP/none"
