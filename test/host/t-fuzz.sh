@@ -16,7 +16,7 @@ RUN=$T_TMP/run
 
 # The exit codes each program documents (its usage or top comment).
 declare -A RCS=(
-	[abi]="0 1 2" [cacheio]="0 2" [distlog]="0 2" [findings]="0 1 2"
+	[abi]="0 1 2" [b4prep]="0 1 2" [cacheio]="0 2" [distlog]="0 2" [findings]="0 1 2"
 	[hangsym]="0 1 2" [modusers]="0 2" [report]="0 1 2" [series]="0 2"
 	[tags]="0 1 2" [triage]="0 1 2"
 )
@@ -24,11 +24,13 @@ declare -A RCS=(
 # where_re(): the ERE a message of exit 2 must match to say where: the
 # path of an input of the case (the case's files are all under $RUN,
 # which has no ERE specials but "."), with its line for abi, which
-# promises FILE:LINE; for cacheio, which reads stdin, the byte.
+# promises FILE:LINE; for cacheio, which reads stdin, the byte; for
+# b4prep, stdin or its file.
 where_re()
 {
 	case $1 in
 	cacheio) echo '^cacheio: error: stdin, byte [0-9]+: ' ;;
+	b4prep) echo "^b4prep: error: (stdin|$RUN/[^:, ]+)[:, ]" ;;
 	abi) echo "$RUN/[^:]+:[0-9]+: " ;;
 	*) echo "$RUN/[^:]+:" ;;
 	esac
@@ -133,7 +135,7 @@ check()
 		t_fail "$name" "expected a listening socket at ${SOCKS[*]}, actual: none"
 		return
 	fi
-	[[ $prog == cacheio ]] && in=$RUN/in
+	[[ $prog == cacheio || $prog == b4prep ]] && in=$RUN/in
 	if [[ $prog == modusers ]]; then
 		# The sources asked about, empty (no *.c among the fixtures:
 		# lint would take them for ours).
@@ -182,7 +184,7 @@ done
 mapfile -t CASES < <(printf '%s\n' "${CASES[@]}" | sort)
 
 t_plan $((${#CASES[@]} + 1))
-t_eq "every program has fuzz cases" "abi cacheio distlog findings hangsym modusers report series tags triage" \
+t_eq "every program has fuzz cases" "abi b4prep cacheio distlog findings hangsym modusers report series tags triage" \
 	"$(printf '%s\n' "${CASES[@]}" | cut -d ' ' -f 1 | sort -u | xargs)"
 for c in "${CASES[@]}"; do
 	check "${c%% *}" "${c#* }"
