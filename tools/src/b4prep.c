@@ -29,7 +29,8 @@
  * Exit status: 0 done; 1 not a b4 cover (no marker line) or tracking data
  * that is not what b4 writes (malformed JSON, no "series" object, a field
  * of the wrong type or holding a control character), said with the byte
- * where; 2 usage or I/O error, or input holding a NUL byte.
+ * where (a field's control character: with the field's name, as
+ * "series.NAME"); 2 usage or I/O error, or input holding a NUL byte.
  */
 
 #include <getopt.h>
