@@ -290,9 +290,10 @@ t_eq "no message holds b4's tracking data" "" \
 	"$(grep -l -e 'b4-submit-tracking' -e '"change-id"' "${eml[@]}" 2> /dev/null)"
 
 # tools/b4-check, as b4 prep --check runs it: a patch on stdin, in the
-# tree's top. A third commit, which no run has checked, that checkpatch
-# finds fault with.
-printf 't-70: a line that ends in white space. \n' >> "$W/$DOC"
+# tree's top. A third commit, which no run has checked (a nonce: the
+# WORKDIR keeps every earlier run's results), that checkpatch finds
+# fault with.
+printf 't-70: a line that ends in white space (%s). \n' "$(date +%s%N)" >> "$W/$DOC"
 wt git commit -q -a -s -m "docs: Note the range test" \
 	-m "A line that checkpatch.pl finds fault with." || bail "cannot commit in $W"
 git -C "$W" format-patch -1 --stdout --subject-prefix="PATCH v2" HEAD > "$T_TMP/p3.patch"
