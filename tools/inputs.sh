@@ -16,8 +16,9 @@
 # ACCEPT_TYPES, ACCEPT_REASON;
 # tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
 # works out once (ABI_JUDGED, GIT_VERSION, CHECKPATCH_ID, PERL_VERSION,
-# ROBOT_TOOLS_ID, B4CONFIG, B4CONFIG_TEXT). Sourced by tools/bisect-check;
-# expects lib.sh, cache.sh, findings.sh and target.sh.
+# ROBOT_TOOLS_ID, B4CONFIG, B4CONFIG_TEXT; GM_VIEW_ID the providers ask
+# themselves). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
+# findings.sh and target.sh; runs tools/gm-view.pl.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
 
@@ -79,6 +80,101 @@ checkpatch_blobs()
 		scripts/const_structs.checkpatch
 }
 
+# gm_view_id(): GM_VIEW_ID = the id of tools/gm-view.pl, which makes the
+# key of a patch as get_maintainer.pl reads it (asked once a run).
+gm_view_id()
+{
+	[[ -n "${GM_VIEW_ID:-}" ]] || hash_files_to GM_VIEW_ID "$TOP/tools/gm-view.pl"
+}
+
+# gm_auto_plain(): whether the commands make send runs on a patch for
+# its recipients read of it only what get_maintainer.pl does: none runs
+# (AUTO_CC=0), or each of the b4 config's send-auto-to-cmd and
+# send-auto-cc-cmd (b4's defaults when unset, as tools/stages/cc runs
+# them) is scripts/get_maintainer.pl with options that only choose what
+# it prints or make it read less. Any other command (a script of one's
+# own, another option) may read anything of the patch. Asked of the
+# config once a run.
+GM_AUTO_FOR='' GM_AUTO_PLAIN=''
+gm_auto_plain()
+{
+	local for="$B4CONFIG ${AUTO_CC:-1} $B4CONFIG_TEXT" key cmd w
+	local -a words=()
+
+	if [[ "$GM_AUTO_FOR" != "$for" ]]; then
+		GM_AUTO_FOR=$for GM_AUTO_PLAIN=1
+		if [[ "${AUTO_CC:-1}" != 0 ]]; then
+			for key in send-auto-to-cmd send-auto-cc-cmd; do
+				cmd=$(git config -f "$B4CONFIG" --get "b4.$key" 2> /dev/null)
+				# b4's defaults are of these options alone.
+				[[ -n "$cmd" ]] || continue
+				read -ra words <<< "$cmd"
+				[[ "${words[0]:-}" == scripts/get_maintainer.pl ]] || GM_AUTO_PLAIN=0
+				for w in "${words[@]:1}"; do
+					case $w in
+					--no-tree | --notree | --nogit | --nogit-fallback | \
+					--nogit-chief-penguins | --nogit-blame | \
+					--[mrlns] | --no[mrlns] | --rolestats | --norolestats | \
+					--roles | --noroles | --moderated | --nomoderated | \
+					--multiline | --nomultiline | --remove-duplicates | \
+					--noremove-duplicates | --fixes | --nofixes | \
+					--keywords | --nokeywords) ;;
+					*) GM_AUTO_PLAIN=0 ;;
+					esac
+				done
+			done
+		fi
+	fi
+	((GM_AUTO_PLAIN))
+}
+
+# gm_view_sum(): variable $1 = the sum of commit $2's patch as its own
+# scripts/get_maintainer.pl reads it (tools/gm-view.pl: the files, the
+# K: patterns of its MAINTAINERS the lines match, the Fixes: ids); the
+# patch formatted as tools/stages/cc does, in the environment of a
+# program (tools/cell.sh, cell_exec: no user's git config). Fails when
+# that get_maintainer.pl reads a patch in a way gm-view.pl does not
+# know, or when gm-view.pl fails (a K: pattern that does not compile:
+# get_maintainer.pl dies on it too); the caller then keys by the whole
+# patch, so gm-view.pl's messages would only be noise.
+# A commit's view, a script's and a MAINTAINERS' facts are kept in memos
+# gm-view, gm-script and gm-keywords.
+gm_view_sum()
+{
+	local -n __gv_ref=$1; shift
+	local sha=$1; shift
+	local blobs known kw __gv_v
+	local -a env=("PATH=$PATH")
+
+	gm_view_id
+	if ! memo_get __gv_v gm-view "$sha $GIT_VERSION $GM_VIEW_ID"; then
+		blobs_at blobs maintainers-blobs "$sha" MAINTAINERS scripts/get_maintainer.pl ||
+			return 1
+		if ! memo_get known gm-script "${blobs#* } $GM_VIEW_ID"; then
+			known=$(set -o pipefail
+				git --git-dir="$KREPO" cat-file blob "${blobs#* }" |
+					perl "$TOP/tools/gm-view.pl" script) || return 1
+			memo_put gm-script "${blobs#* } $GM_VIEW_ID" "$known"
+		fi
+		[[ "$known" == known ]] || return 1
+		if ! memo_get kw gm-keywords "${blobs%% *} $GM_VIEW_ID"; then
+			kw=$(set -o pipefail
+				git --git-dir="$KREPO" cat-file blob "${blobs%% *}" |
+					perl "$TOP/tools/gm-view.pl" keywords 2> /dev/null) || return 1
+			memo_put gm-keywords "${blobs%% *} $GM_VIEW_ID" "$kw"
+		fi
+		[[ -n "${LANG:-}" ]] && env+=("LANG=$LANG")
+		[[ -n "${LC_ALL:-}" ]] && env+=("LC_ALL=$LC_ALL")
+		__gv_v=$(set -o pipefail
+			env -i "${env[@]}" git --git-dir="$KREPO" format-patch -1 --stdout "$sha" |
+				perl "$TOP/tools/gm-view.pl" patch 3<<< "$kw" 2> /dev/null |
+				sha1sum) || return 1
+		__gv_v=${__gv_v%% *}
+		memo_put gm-view "$sha $GIT_VERSION $GM_VIEW_ID" "$__gv_v"
+	fi
+	__gv_ref=$__gv_v
+}
+
 # The inputs a stage program declares (tools/stages.tsv), for cell_prog:
 # input_NAME VALUE-VAR KEY-VAR IDX STAGE sets the value the program reads
 # and the part of the cell's key it decides. A provider that fails gives
@@ -97,6 +193,26 @@ input_commit()
 }
 # The step's commit as its tree: only the files decide.
 input_commit_tree() { local -n __iv=$1 __ik=$2; __iv=${STEP_TREE[$3]}; __ik=$__iv; [[ -n "$__iv" ]]; }
+# The step's commit as scripts/get_maintainer.pl reads its patch: the
+# value the commit (the program formats the patch), the key the files,
+# matched K: keywords and Fixes: ids the patch gives it (gm_view_sum),
+# so that an edit of a comment or of the message that changes none of
+# them keeps the key. The whole patch (as input commit) when make send
+# runs another command on the patch (gm_auto_plain), or when the step's
+# get_maintainer.pl is not one whose reading gm-view.pl knows.
+input_commit_gm_view()
+{
+	local -n __iv=$1 __ik=$2
+	local __is
+
+	__iv=${STEP_SHA[$3]}
+	if gm_auto_plain && gm_view_sum __is "$__iv"; then
+		__ik="gm-view $GM_VIEW_ID $__is"
+		return 0
+	fi
+	patch_sum __is "$__iv" || return 1
+	__ik="patch $__is"
+}
 # The commit before the step, keyed by its tree.
 input_parent()
 {

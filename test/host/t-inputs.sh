@@ -5,21 +5,29 @@
 # on a small git repo made here: each gives the value a stage program
 # reads, and a key part that changes exactly when what decides the
 # result changes (a commit's patch, a tree, a file's blob, a config's
-# text), not when only a path or an unrelated file does.
+# text), not when only a path or an unrelated file does. Then the key
+# of the cc cell as the driver makes it from the table: an edit that
+# changes nothing get_maintainer.pl reads keeps it, one that does
+# changes it (with the kernel's own get_maintainer.pl, which also shows
+# whom it names).
 
 # shellcheck disable=SC2030,SC2031  # some checks change a step in a subshell, on purpose
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
+# The tree bisect-check imported (make lint's checkpatch.pl comes from
+# it too): the kernel's own get_maintainer.pl, which tools/gm-view.pl
+# knows.
+KGIT=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}/kernel.git
 export WORKDIR=$T_TMP/workdir
 mkdir -p "$WORKDIR"
 PROG='t-inputs'
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
-# shellcheck source=tools/cache.sh
-source "$T_TOP/tools/cache.sh"
 # shellcheck source=tools/findings.sh
 source "$T_TOP/tools/findings.sh"
+# shellcheck source=tools/cell.sh
+source "$T_TOP/tools/cell.sh"
 # shellcheck source=tools/inputs.sh
 source "$T_TOP/tools/inputs.sh"
 
@@ -75,7 +83,7 @@ val()
 	echo "$v"
 }
 
-t_plan 27
+t_plan 40
 
 # --- a commit: by its patch ---
 t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
@@ -153,5 +161,148 @@ t_eq "perl, robot-tools: no value, their versions the key" "-|perl-5|-|rt" \
 	"$(val perl 1)|$(key perl 1)|$(val robot_tools 1)|$(key robot_tools 1)"
 t_eq "series, idx: the value and the key" "$SERIES|$SERIES|2|2" \
 	"$(val series 2)|$(key series 2)|$(val idx 2)|$(key idx 2)"
+
+# --- the cc cell's key, from the table (cell_prog_inputs) ---
+# A second history in the same repo: a tree with three maintained dirs
+# (beta's entry has a K: keyword) and the kernel's get_maintainer.pl,
+# and commits made on a chosen parent.
+REF=$(git --git-dir="$KGIT" for-each-ref --count=1 --format='%(refname)' refs/heads/import/ \
+	2> /dev/null)
+if [[ -n "$REF" ]]; then
+	git --git-dir="$KGIT" show "$REF:scripts/get_maintainer.pl" > "$T_TMP/get_maintainer.pl"
+else
+	tar -xOf "$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.xz' | sort | tail -n 1)" \
+		--wildcards '*/scripts/get_maintainer.pl' > "$T_TMP/get_maintainer.pl"
+fi
+[[ -s "$T_TMP/get_maintainer.pl" ]] ||
+	die "no get_maintainer.pl: run 'make bisect-check' (imports the kernel) first"
+rm -rf "$W"
+mkdir -p "$W/scripts" "$W/drivers/alpha" "$W/drivers/beta" "$W/drivers/gamma"
+cp "$T_TMP/get_maintainer.pl" "$W/scripts/get_maintainer.pl"
+cat > "$W/MAINTAINERS" <<'EOF2'
+ALPHA DRIVER
+M:	Alpha Maint <alpha@example.org>
+L:	alpha-list@example.org
+S:	Maintained
+F:	drivers/alpha/
+
+BETA DRIVER
+M:	Beta Maint <beta@example.org>
+S:	Maintained
+F:	drivers/beta/
+K:	\bbeta_magic\b
+
+GAMMA DRIVER
+M:	Gamma Maint <gamma@example.org>
+S:	Maintained
+F:	drivers/gamma/
+EOF2
+printf 'int a;\n' > "$W/drivers/alpha/a.c"
+printf 'int b;\n' > "$W/drivers/beta/b.c"
+printf 'int g;\n' > "$W/drivers/gamma/g.c"
+echo readme > "$W/README"
+g read-tree --empty
+B0=$(commit 'the second base')
+
+# on(): commit, on commit $1, the files $3... with text (FILE=TEXT; the
+# text's \n as newlines) and message $2; prints the commit.
+on()
+{
+	local parent=$1; shift
+	local msg=$1; shift
+	local f
+
+	g read-tree -u --reset "$parent" && g reset -q --soft "$parent" || return 1
+	for f in "$@"; do
+		printf '%b' "${f#*=}" > "$W/${f%%=*}"
+	done
+	commit "$msg"
+}
+
+# cell_key(): the key of stage $1's cell for commit $3 as the step after
+# commit $2 (the driver's own cell_prog_inputs on the table's inputs).
+cell_key()
+{
+	local STEP_SHA=("$2" "$3") STEP_TREE=()
+	local STEP_PATCH=(- /p/0001-x.patch)
+
+	STEP_TREE=("$(g rev-parse "$2^{tree}")" "$(g rev-parse "$3^{tree}")")
+	if cell_prog_inputs 1 - "$1" > /dev/null 2>&1; then
+		echo "$CELL_KEY"
+	else
+		echo "(failed)"
+	fi
+}
+
+# same(): "same" when $1 and $2 are, else "different".
+same()
+{
+	if [[ "$1" == "$2" ]]; then echo same; else echo different; fi
+}
+
+# gm(): what the kernel's get_maintainer.pl says of commit $1's patch
+# (run as tools/stages/cc runs it, on a tree of MAINTAINERS and itself).
+gm()
+{
+	mkdir -p "$T_TMP/gm/scripts"
+	g show "$1:MAINTAINERS" > "$T_TMP/gm/MAINTAINERS"
+	cp "$T_TMP/get_maintainer.pl" "$T_TMP/gm/scripts/"
+	g format-patch -1 --stdout "$1" > "$T_TMP/gm.patch"
+	(cd "$T_TMP/gm" && perl scripts/get_maintainer.pl --no-tree --nogit --nogit-fallback \
+		--rolestats < "$T_TMP/gm.patch" 2> /dev/null)
+}
+
+STAGE_DIR=$T_TOP/tools/stages
+load_stages "$T_TOP/tools/stages.tsv"
+mkdir -p "$RUNDIR/inputs"
+RUN_ID=t T0=0 STEP_LABEL=(0 1/1)
+# The daily loop: 1/1 edits a comment of alpha's file; its next version
+# words the comment and the message otherwise.
+C1=$(on "$B0" $'alpha: note the counter\n\nA first message.' \
+	'drivers/alpha/a.c=/* the counter */\nint a;\n')
+C1B=$(on "$B0" $'alpha: note the counter\n\nAnother message, longer,\nover two lines.' \
+	'drivers/alpha/a.c=/* the counter of alpha, reworded */\nint a;\n')
+C1K=$(on "$B0" $'alpha: note the counter\n\nA first message.' \
+	'drivers/alpha/a.c=/* the counter */\nint a;\nint beta_magic;\n')
+C1M=$(on "$B0" $'alpha: note the counter\n\nLike beta_magic.' \
+	'drivers/alpha/a.c=/* the counter */\nint a;\n')
+C1G=$(on "$B0" $'alpha: note the counter\n\nA first message.' \
+	'drivers/alpha/a.c=/* the counter */\nint a;\n' 'drivers/gamma/g.c=/* g */\nint g;\n')
+
+t_eq "cc: a comment and the message edited (alpha has no K:), the same key" same \
+	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1B")")"
+t_eq "cc: ... as get_maintainer.pl names the same people for both" same \
+	"$(same "$(gm "$C1")" "$(gm "$C1B")")"
+t_eq "cc: a line that matches beta's K: pattern, another key" different \
+	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1K")")"
+t_grep "cc: ... as get_maintainer.pl then names beta's maintainer" 'beta@example.org' \
+	<(gm "$C1K")
+t_eq "cc: a message that matches it, another key (the intro is matched whole)" different \
+	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1M")")"
+t_eq "cc: another file touched, another key" different \
+	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1G")")"
+t_eq "cc: the key is of the patch as get_maintainer.pl reads it" "gm-view $(gm_view_id
+	echo "$GM_VIEW_ID")" "$(STEP_SHA=("$B0" "$C1"); k=$(key commit_gm_view 1); echo "${k% *}")"
+cat > "$T_TMP/b4-own" <<'EOF2'
+[b4]
+	send-auto-to-cmd = scripts/get_maintainer.pl --no-tree --nogit --nogit-fallback --nogit-chief-penguins --norolestats --nol
+	send-auto-cc-cmd = scripts/get_maintainer.pl --no-tree --nogit --nogit-fallback --nogit-chief-penguins --norolestats --nom
+EOF2
+printf '[b4]\n\tsend-auto-cc-cmd = scripts/my-cc.sh --all\n' > "$T_TMP/b4-custom"
+t_eq "cc: get_maintainer.pl with options that only choose what it prints, the same key" same \
+	"$(B4CONFIG=$T_TMP/b4-own; STEP_SHA=("$B0" "$C1")
+		same "$(key commit_gm_view 1 | cut -d' ' -f1)" gm-view)"
+t_eq "cc: a send-auto-cc-cmd of one's own, an edit of the comment changes the key" different \
+	"$(B4CONFIG=$T_TMP/b4-custom B4CONFIG_TEXT=custom
+		same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1B")")"
+t_eq "cc: ... as the key is then the whole patch" "patch $(patch_sum s "$C1"; echo "$s")" \
+	"$(B4CONFIG=$T_TMP/b4-custom; STEP_SHA=("$B0" "$C1"); key commit_gm_view 1)"
+t_eq "cc: ... unless make send runs no command (AUTO_CC=0)" gm-view \
+	"$(B4CONFIG=$T_TMP/b4-custom AUTO_CC=0; STEP_SHA=("$B0" "$C1")
+		k=$(key commit_gm_view 1); echo "${k%% *}")"
+t_eq "cc: a step that did not apply gives no value" "(failed)" \
+	"$(STEP_SHA=("$B0" -); key commit_gm_view 1)"
+t_eq "cc: a get_maintainer.pl gm-view.pl does not know, the whole patch" \
+	"patch $(patch_sum s "${STEP_SHA[1]}"; echo "$s")" "$(key commit_gm_view 1)"
 
 t_done
