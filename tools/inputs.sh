@@ -80,6 +80,49 @@ checkpatch_blobs()
 		scripts/const_structs.checkpatch
 }
 
+# kernel_doc_blob(): variable $1 = the blob of scripts/kernel-doc at
+# commit $2.
+kernel_doc_blob()
+{
+	blobs_at "$1" kernel-doc-blob "$2" scripts/kernel-doc
+}
+
+# c_files_sums(): variables $1 and $2 = the sums of the C files and
+# headers (*.[ch]) step $3 touches against the step before, as they are
+# at the step before and at the step: paths, modes and blobs (git
+# diff-tree, which detects no rename: a renamed file is both its names,
+# more than git diff's rename detection lists; a side that lacks a file
+# has no line for it). Trees never change: kept in memo c-files.
+c_files_sums()
+{
+	local -n __cf_p=$1 __cf_c=$2; shift 2
+	local idx=$1; shift
+	local ctree=${STEP_TREE[idx]:-} ptree raw line meta path om nm ob nb __cf_v
+	local -a before=() after=()
+
+	[[ -n "$ctree" ]] || return 1
+	parent_tree ptree "$idx" || return 1
+	if ! memo_get __cf_v c-files "$ptree $ctree"; then
+		raw=$(git --git-dir="$KREPO" diff-tree -r "$ptree" "$ctree" -- '*.[ch]') ||
+			return 1
+		# ":OLDMODE NEWMODE OLDBLOB NEWBLOB STATUS<TAB>PATH", git's raw
+		# format (an odd path quoted).
+		while IFS= read -r line; do
+			[[ -n "$line" ]] || continue
+			meta=${line%%$'\t'*} path=${line#*$'\t'}
+			read -r om nm ob nb _ <<< "${meta#:}"
+			[[ "$om" == 000000 ]] || before+=("$om $ob $path")
+			[[ "$nm" == 000000 ]] || after+=("$nm $nb $path")
+		done <<< "$raw"
+		hash_to __cf_p c-files "${before[@]}"
+		hash_to __cf_c c-files "${after[@]}"
+		__cf_v="$__cf_p $__cf_c"
+		memo_put c-files "$ptree $ctree" "$__cf_v"
+	fi
+	__cf_p=${__cf_v% *}
+	__cf_c=${__cf_v#* }
+}
+
 # gm_view_id(): GM_VIEW_ID = the id of tools/gm-view.pl, which makes the
 # key of a patch as get_maintainer.pl reads it (asked once a run).
 gm_view_id()
@@ -213,12 +256,32 @@ input_commit_gm_view()
 	patch_sum __is "$__iv" || return 1
 	__ik="patch $__is"
 }
+# The step's commit as the C files and headers it touches: the value its
+# tree, the key their paths and blobs at the commit (c_files_sums).
+input_commit_c_files()
+{
+	local -n __iv=$1 __ik=$2
+	local __ip
+
+	__iv=${STEP_TREE[$3]:-}
+	[[ -n "$__iv" ]] && c_files_sums __ip __ik "$3"
+}
 # The commit before the step, keyed by its tree.
 input_parent()
 {
 	local -n __iv=$1 __ik=$2
 	__iv=${STEP_SHA[$3 - 1]}
 	parent_tree __ik "$3"
+}
+# The commit before the step as the C files and headers the step
+# touches: the value the commit, the key their paths and blobs there.
+input_parent_c_files()
+{
+	local -n __iv=$1 __ik=$2
+	local __ic
+
+	__iv=${STEP_SHA[$3 - 1]}
+	c_files_sums __ik __ic "$3"
 }
 # checkpatch.pl of the step's tree (a program runs it from git): its
 # blobs and the codespell it calls.
@@ -229,6 +292,18 @@ input_checkpatch_script()
 	__iv=-
 	checkpatch_blobs __ib "${STEP_SHA[$3]}" || return 1
 	__ik="$__ib $CHECKPATCH_ID"
+}
+# scripts/kernel-doc of the step's tree and of the step before (a
+# program runs each side's own): their blobs.
+input_kernel_doc_script()
+{
+	local -n __iv=$1 __ik=$2
+	local __ip __ic
+
+	__iv=-
+	kernel_doc_blob __ip "${STEP_SHA[$3 - 1]}" || return 1
+	kernel_doc_blob __ic "${STEP_SHA[$3]}" || return 1
+	__ik="$__ip $__ic"
 }
 # MAINTAINERS and get_maintainer.pl of the step's tree.
 input_maintainers()

@@ -5,10 +5,10 @@
 # on a small git repo made here: each gives the value a stage program
 # reads, and a key part that changes exactly when what decides the
 # result changes (a commit's patch, a tree, a file's blob, a config's
-# text), not when only a path or an unrelated file does. Then the key
-# of the cc cell as the driver makes it from the table: an edit that
-# changes nothing get_maintainer.pl reads keeps it, one that does
-# changes it (with the kernel's own get_maintainer.pl, which also shows
+# text), not when only a path or an unrelated file does. Then the keys
+# of the cc and kdoc cells as the driver makes them from the table: an
+# edit that changes nothing they read keeps them, one that does changes
+# them (cc's with the kernel's own get_maintainer.pl, which also shows
 # whom it names).
 
 # shellcheck disable=SC2030,SC2031  # some checks change a step in a subshell, on purpose
@@ -83,7 +83,7 @@ val()
 	echo "$v"
 }
 
-t_plan 40
+t_plan 49
 
 # --- a commit: by its patch ---
 t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
@@ -162,10 +162,10 @@ t_eq "perl, robot-tools: no value, their versions the key" "-|perl-5|-|rt" \
 t_eq "series, idx: the value and the key" "$SERIES|$SERIES|2|2" \
 	"$(val series 2)|$(key series 2)|$(val idx 2)|$(key idx 2)"
 
-# --- the cc cell's key, from the table (cell_prog_inputs) ---
-# A second history in the same repo: a tree with three maintained dirs
-# (beta's entry has a K: keyword) and the kernel's get_maintainer.pl,
-# and commits made on a chosen parent.
+# --- the cc and kdoc cells' keys, from the table (cell_prog_inputs) ---
+# A second history in the same repo: a tree with two maintained dirs
+# (beta's entry has a K: keyword), the kernel's get_maintainer.pl and a
+# stand-in scripts/kernel-doc, and commits made on a chosen parent.
 REF=$(git --git-dir="$KGIT" for-each-ref --count=1 --format='%(refname)' refs/heads/import/ \
 	2> /dev/null)
 if [[ -n "$REF" ]]; then
@@ -197,6 +197,7 @@ M:	Gamma Maint <gamma@example.org>
 S:	Maintained
 F:	drivers/gamma/
 EOF2
+echo 'kernel-doc v1' > "$W/scripts/kernel-doc"
 printf 'int a;\n' > "$W/drivers/alpha/a.c"
 printf 'int b;\n' > "$W/drivers/beta/b.c"
 printf 'int g;\n' > "$W/drivers/gamma/g.c"
@@ -304,5 +305,42 @@ t_eq "cc: a step that did not apply gives no value" "(failed)" \
 	"$(STEP_SHA=("$B0" -); key commit_gm_view 1)"
 t_eq "cc: a get_maintainer.pl gm-view.pl does not know, the whole patch" \
 	"patch $(patch_sum s "${STEP_SHA[1]}"; echo "$s")" "$(key commit_gm_view 1)"
+
+# kdoc: 1/1 touches alpha's file, on bases that differ elsewhere or not.
+K1=$(on "$B0" 'alpha: doc' 'drivers/alpha/a.c=/** a - the a */\nint a;\n')
+BX=$(on "$B0" 'base: elsewhere' 'drivers/beta/b.c=int b = 2;\n' 'README=other\n')
+K1X=$(on "$BX" 'alpha: doc' 'drivers/alpha/a.c=/** a - the a */\nint a;\n')
+K1R=$(on "$B0" 'alpha: doc, and a README' 'drivers/alpha/a.c=/** a - the a */\nint a;\n' \
+	'README=more\n')
+K1C=$(on "$B0" 'alpha: other doc' 'drivers/alpha/a.c=/** a - another a */\nint a;\n')
+BA=$(on "$B0" 'base: alpha before' 'drivers/alpha/a.c=int a; /* before */\n')
+K1A=$(on "$BA" 'alpha: doc' 'drivers/alpha/a.c=/** a - the a */\nint a;\n')
+BK=$(on "$B0" 'base: kernel-doc' 'scripts/kernel-doc=kernel-doc v2\n')
+K1K=$(on "$BK" 'alpha: doc, kernel-doc back' 'drivers/alpha/a.c=/** a - the a */\nint a;\n' \
+	'scripts/kernel-doc=kernel-doc v1\n')
+K1S=$(on "$B0" 'alpha: doc, kernel-doc' 'drivers/alpha/a.c=/** a - the a */\nint a;\n' \
+	'scripts/kernel-doc=kernel-doc v2\n')
+KEY=$(cell_key kdoc "$B0" "$K1")
+t_eq "kdoc: a change elsewhere in the parent's tree, the same key" same \
+	"$(same "$KEY" "$(cell_key kdoc "$BX" "$K1X")")"
+t_eq "kdoc: ... where the trees' key was another" different \
+	"$(same "$(STEP_TREE=(- "$(g rev-parse "$K1^{tree}")"); key commit_tree 1)" \
+		"$(STEP_TREE=(- "$(g rev-parse "$K1X^{tree}")"); key commit_tree 1)")"
+t_eq "kdoc: a file that is no C file or header changed too, the same key" same \
+	"$(same "$KEY" "$(cell_key kdoc "$B0" "$K1R")")"
+t_eq "kdoc: the touched file otherwise at the commit, another key" different \
+	"$(same "$KEY" "$(cell_key kdoc "$B0" "$K1C")")"
+t_eq "kdoc: the touched file otherwise at the parent, another key" different \
+	"$(same "$KEY" "$(cell_key kdoc "$BA" "$K1A")")"
+t_eq "kdoc: scripts/kernel-doc otherwise at the parent, another key" different \
+	"$(same "$KEY" "$(cell_key kdoc "$BK" "$K1K")")"
+t_eq "kdoc: scripts/kernel-doc otherwise at the commit, another key" different \
+	"$(same "$KEY" "$(cell_key kdoc "$B0" "$K1S")")"
+t_eq "kdoc: the values the program reads: the commit's tree, the parent" \
+	"$(g rev-parse "$K1^{tree}")|$B0|-" \
+	"$(STEP_SHA=("$B0" "$K1"); STEP_TREE=([1]="$(g rev-parse "$K1^{tree}")")
+		echo "$(val commit_c_files 1)|$(val parent_c_files 1)|$(val kernel_doc_script 1)")"
+t_eq "kdoc: a step whose tree is not known gives no value" "(failed)" \
+	"$(STEP_SHA=("$B0" "$K1"); STEP_TREE=(); key commit_c_files 1)"
 
 t_done
