@@ -153,6 +153,8 @@ hash_files()
 # standing for the cell's step and target (cell_id). It is kept with the cell and put back into every
 # run that reuses the cell, at that run's step, so that a cached cell's
 # evidence lives as long as the cell does (old runs are pruned, prune.sh).
+# The exports cell's list of what it read is its validator's
+# (exports_valid), which runs once the cell is put back.
 declare -rA CACHE_EVIDENCE=(
 	[build]="logs/@-build.log logs/@-kconfig.log"
 	[checkpatch]="logs/@-checkpatch.log"
@@ -163,7 +165,7 @@ declare -rA CACHE_EVIDENCE=(
 	[cc]="logs/@-cc.log"
 	[w1]="logs/@-w1.log"
 	[sparse]="logs/@-sparse.log"
-	[exports]="logs/@-exports.log"
+	[exports]="logs/@-exports.log logs/@-exports.reads"
 )
 
 # cache_dir(): the directory of one cached cell.

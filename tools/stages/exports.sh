@@ -20,8 +20,26 @@
 #      not compile for that target (another arch's file) is judged by
 #      its source and says so.
 #
+# No work twice: the cell is keyed by what the commit removes (each
+# symbol and its file), the config and toolchain (CFG_ID) and the code
+# that judges, not by the tree (exports_plan). The cell records the
+# trees it judged (out tree, out parent-tree) and the paths of the tree
+# it read, its evidence logs/N-exports.reads: the candidates and, for
+# each object it compiled, what kbuild's records in the W=1 dir say the
+# object was made from, the generated headers' inputs included
+# (tools/bin/kdeps). A later tree that changed none of those, no build
+# input no record names (exports_build_input: Makefiles, Kbuild and
+# Kconfig files, which modusers and the config read, scripts/, the
+# generated headers' tables) and no C file into a new candidate gets
+# the cached answer, by git alone (exports_valid, exports_holds): a
+# maintainer's edit of a comment is no new compile.
+#
 # Sourced by tools/bisect-check; expects lib.sh, cell.sh, apply.sh,
 # build.sh and wcheck.sh.
+
+# The most paths two trees may differ in for a cached cell to be judged
+# at all: more is another base, and a command line too long for git grep.
+EXPORTS_MAX_CHANGED=${EXPORTS_MAX_CHANGED:-2000}
 
 # exports_removed(): print "symbol<TAB>file" for each export that commit
 # $2 removes from its parent $1 and does not add anywhere.
@@ -55,9 +73,35 @@ exports_compile()
 	wcheck_make "$wdir" "$log" C=0 "$obj" && [[ -f "$wdir/$obj" ]]
 }
 
+# exports_reads(): file $1 = the paths of the tree the cell read: the
+# candidates $5... and what tools/bin/kdeps finds in the records of the
+# objects of array $3, compiled in W=1 dir $2 (its complaints into log
+# $4); sorted, once each. "*" among them when what an object read is not
+# known (no record of it).
+exports_reads()
+{
+	local file=$1; shift
+	local wdir=$1; shift
+	local -n __er_objs=$1; shift
+	local log=$1; shift
+
+	{
+		printf '%s\n' "$@"
+		if ((${#__er_objs[@]})) &&
+		   ! "$TOP/tools/bin/kdeps" --objtree "$wdir" --srctree "$WT" --offsets \
+			"${__er_objs[@]}" 2>> "$log"; then
+			echo '*'
+		fi
+	} > "$file.tmp" || return 1
+	sort -u "$file.tmp" > "$file" && rm -f "$file.tmp"
+}
+
 # stage_exports(): the exports cell of commit $4 (parent $5) on the
-# current target, the worktree at the commit (at_step).
-# Args: REC LOG DETAIL SHA PARENT
+# current target, the worktree at the commit (at_step): of the exports
+# $6 it removes (exports_removed's lines). Records the trees it judged,
+# the commit's $7 and its parent's $8, and what it read (exports_reads,
+# beside its log), for exports_valid.
+# Args: REC LOG DETAIL SHA PARENT REMOVED TREE PTREE
 stage_exports()
 {
 	local rec=$1; shift
@@ -65,8 +109,12 @@ stage_exports()
 	local detail=$1; shift
 	local sha=$1; shift
 	local parent=$1; shift
+	local removed=$1; shift
+	local tree=$1; shift
+	local ptree=$1; shift
 	local sym from f verdict why wdir='' obj n_sym=0 n_cand=0 n_user=0 users=''
-	local -a cands=()
+	local reads=${log%.log}.reads
+	local -a cands=() looked=() objs=()
 
 	while IFS=$'\t' read -r sym from; do
 		[[ -n "$sym" ]] || continue
@@ -80,6 +128,7 @@ stage_exports()
 			echo "$sym: no other C file names it" >> "$detail"
 			continue
 		}
+		looked+=("${cands[@]}")
 		if [[ -z "$wdir" ]] && ! wcheck_ready wdir "$log"; then
 			result "$rec" FAIL "the series' config does not apply in $wdir (see the log)"
 			result_nocache "$rec"
@@ -102,20 +151,29 @@ stage_exports()
 			esac
 			obj=${f%.c}.o
 			if exports_compile "$wdir" "$obj" "$log"; then
+				objs+=("$obj")
 				if ! nm -u "$wdir/$obj" | awk '{ print $2 }' | grep -q -x -F -e "$sym"; then
 					echo "$sym in $f: can be a module ($why), but its object does not use $sym" >> "$detail"
 					continue
 				fi
 				why="its object uses $sym; $why"
 			else
+				# What it would read, compiled, is not known: any
+				# other tree asks again.
+				looked+=('*')
 				why="does not compile for $TGT (see the log), and its source names $sym; $why"
 			fi
 			n_user=$((n_user + 1))
 			users+=" $f"
 			echo "modular user of $sym: $f: $why" >> "$detail"
 		done < "$log.modusers"
-	done < <(exports_removed "$parent" "$sha")
+	done <<< "$removed"
 
+	if ! exports_reads "$reads" "$wdir" objs "$log" "${looked[@]}"; then
+		result "$rec" FAIL "cannot write $reads: check space and permissions of the run dir"
+		result_nocache "$rec"
+		return
+	fi
 	if ((n_sym == 0)); then
 		result "$rec" ok "no export removed"
 	elif ((n_user)); then
@@ -124,4 +182,194 @@ stage_exports()
 	else
 		result "$rec" ok "$n_sym removed export(s): no modular in-tree user ($n_cand file(s) checked)"
 	fi
+	result_out "$rec" tree "$tree"
+	result_out "$rec" parent-tree "$ptree"
+}
+
+# exports_plan(): variable $1 = the key of the exports cell of step $2
+# (commit $4, parent $3, their trees $6 and $5) on the current target,
+# and what its validator (exports_valid) and stage_exports are given:
+# EXPORTS_IDX, EXPORTS_REMOVED (exports_removed's lines), EXPORTS_TREE,
+# EXPORTS_PTREE. With exports removed, the key is what they are, the
+# config and toolchain (CFG_ID), the tools and the code that judge, not
+# the trees: the validator compares those with what the cached cell
+# read. Without, the trees too: such a cell reads the diff alone, and a
+# hit says the step is the cache's. The series file is no input
+# (ROBOT_TOOLS_ID, not ROBOT_ID): an edited series is often another file.
+exports_plan()
+{
+	local -n __ep_key=$1; shift
+	local idx=$1; shift
+	local parent=$1; shift
+	local sha=$1; shift
+	local ptree=$1; shift
+	local tree=$1; shift
+	local m w
+	local -a words=()
+
+	EXPORTS_IDX=$idx EXPORTS_TREE=$tree EXPORTS_PTREE=$ptree
+	# What decides the cell besides the exports and the config, and
+	# the memo of the exports, asked once a run.
+	if [[ -z "${EXPORTS_CODE_ID:-}" ]]; then
+		hash_files_to EXPORTS_CODE_ID "$TOP/tools/src/kdeps.c" "$TOP/tools/src/util.h"
+		hash_to EXPORTS_CODE_ID "$EXPORTS_CODE_ID" "$(declare -f stage_exports \
+			exports_removed exports_compile exports_reads "${WCHECK_FUNCS[@]}")"
+		hash_to EXPORTS_MEMO_ID "$(declare -f exports_removed)" "${GIT_VERSION:-}"
+	fi
+	# A fact of two commits (a warm rerun forks nothing for it): kept
+	# as "symbol=file" words, files having no blank (exports_removed).
+	if ! memo_get m exports-removed "$parent $sha $EXPORTS_MEMO_ID"; then
+		# Kept only when git could tell.
+		if EXPORTS_REMOVED=$(set -o pipefail; exports_removed "$parent" "$sha"); then
+			m=${EXPORTS_REMOVED//$'\t'/=}
+			memo_put exports-removed "$parent $sha $EXPORTS_MEMO_ID" "${m//$'\n'/ }"
+		fi
+	else
+		EXPORTS_REMOVED=
+		read -r -a words <<< "$m"
+		for w in "${words[@]}"; do
+			EXPORTS_REMOVED+=${EXPORTS_REMOVED:+$'\n'}${w%%=*}$'\t'${w#*=}
+		done
+	fi
+	if [[ -n "$EXPORTS_REMOVED" ]]; then
+		hash_to __ep_key removes "$EXPORTS_REMOVED" "$CFG_ID" "$ROBOT_TOOLS_ID" \
+			"$EXPORTS_CODE_ID"
+	else
+		hash_to __ep_key none "$ptree" "$tree" "$CFG_ID" "$ROBOT_TOOLS_ID" \
+			"$EXPORTS_CODE_ID"
+	fi
+}
+
+# exports_build_input(): whether path $1 of the tree decides what the
+# exports cell read and no record kdeps reads names it: scripts/
+# (kbuild's makefiles, fixdep, the compiler plugins); a Makefile,
+# Kbuild or Kconfig file anywhere (modusers' verdicts, and whether a
+# dir has a Kbuild file at all; the command lines; the config, whose
+# autoconf.h every object reads); any other file that is no C source
+# or header (a defconfig, the .bc and the tables generated headers come
+# from), but the documentation's text and the like.
+exports_build_input()
+{
+	local p=$1; shift
+
+	case $p in
+	scripts/*) return 0 ;;
+	esac
+	case ${p##*/} in
+	Kconfig* | Makefile* | Kbuild*) return 0 ;;
+	*.c | *.h) return 1 ;;
+	esac
+	case $p in
+	Documentation/* | LICENSES/* | MAINTAINERS | CREDITS | README | COPYING | .mailmap | \
+	.gitignore | */.gitignore)
+		return 1
+		;;
+	esac
+	return 0
+}
+
+# exports_holds(): whether the exports cell made on tree $3, which read
+# the paths listed in file $4 ("*" among them: any path), holds for tree
+# $5, where the exports $2 ("symbol<TAB>file" lines) are removed too;
+# variable $1 = why, either way. It holds when of the paths the trees
+# differ in none was read, none is a build input (exports_build_input),
+# none was added that may stand for one read (a header: it may shadow
+# one, or answer a __has_include; another file of a name read), and no
+# C file but a symbol's own exporter names the symbol as a word at $5
+# (a new candidate). Git alone: no worktree.
+exports_holds()
+{
+	local -n __eh_why=$1; shift
+	local removed=$1; shift
+	local old=$1; shift
+	local reads=$1; shift
+	local new=$1; shift
+	local st p sym from n=0 rc
+	local -A was_read=() name_read=()
+	local -a cs=() paths=()
+
+	if [[ ! -r "$reads" ]]; then
+		__eh_why="its list of the files it read is missing"
+		return 1
+	fi
+	while IFS= read -r p; do
+		[[ -n "$p" ]] || continue
+		was_read[$p]=1
+		name_read[${p##*/}]=1
+	done < "$reads"
+	while IFS= read -r -d '' st && IFS= read -r -d '' p; do
+		n=$((n + 1))
+		if [[ "$st" == '?' ]]; then
+			__eh_why="git cannot compare the trees"
+			return 1
+		elif ((n > EXPORTS_MAX_CHANGED)); then
+			__eh_why="more than $EXPORTS_MAX_CHANGED paths changed"
+			return 1
+		elif [[ -n "${was_read['*']:-}" ]]; then
+			__eh_why="$p changed, and what a candidate that did not compile reads is not known"
+			return 1
+		elif [[ -n "${was_read[$p]:-}" ]]; then
+			__eh_why="$p, which it read, changed"
+			return 1
+		elif exports_build_input "$p"; then
+			__eh_why="$p, a build input, changed"
+			return 1
+		elif [[ "$st" == A && ( "$p" == *.h || -n "${name_read[${p##*/}]:-}" ) ]]; then
+			__eh_why="$p was added: it may stand for a file it read"
+			return 1
+		fi
+		[[ "$p" == *.c && "$st" != D ]] && cs+=("$p")
+	done < <(git --git-dir="$KREPO" diff-tree -r -z --no-renames --name-status "$old" "$new" ||
+		printf '?\0-\0')
+	while IFS=$'\t' read -r sym from; do
+		[[ -n "$sym" ]] || continue
+		paths=()
+		for p in "${cs[@]}"; do
+			[[ "$p" == "$from" ]] || paths+=("$p")
+		done
+		((${#paths[@]})) || continue
+		git --git-dir="$KREPO" --literal-pathspecs grep -q -w -e "$sym" "$new" -- \
+			"${paths[@]}"
+		rc=$?
+		if ((rc == 0)); then
+			__eh_why="a changed C file names $sym now"
+			return 1
+		elif ((rc != 1)); then
+			__eh_why="git grep failed on tree $new"
+			return 1
+		fi
+	done <<< "$removed"
+	__eh_why="$n path(s) changed, none of the ${#was_read[@]} it read, no build input, no new candidate"
+	return 0
+}
+
+# exports_valid(): the validator of a cached exports cell (cell_lookup;
+# its record $1, its evidence beside) for the step exports_plan planned:
+# it holds for the same trees, and otherwise as exports_holds says,
+# which the progress line and the record (out reused) tell.
+# shellcheck disable=SC2317  # called through cell_lookup
+exports_valid()
+{
+	local rec=$1; shift
+	local id why reads
+
+	rec_read "$rec"
+	id=${rec##*/}
+	id=${id%.tsv}
+	reads=${rec%/results/*}/logs/$id.reads
+	[[ -n "${REC_OUT[tree]:-}" ]] || return 1
+	[[ "${REC_OUT[tree]}" == "$EXPORTS_TREE" &&
+	   "${REC_OUT[parent-tree]:-}" == "$EXPORTS_PTREE" ]] && return 0
+	if [[ -z "$EXPORTS_REMOVED" ]]; then
+		why="no export removed"
+	elif ! exports_holds why "$EXPORTS_REMOVED" "${REC_OUT[tree]}" "$reads" "$EXPORTS_TREE"; then
+		# Said once: cell_run asks again, then runs the cell.
+		if [[ "${EXPORTS_STALE:-}" != "$EXPORTS_TREE ${REC_OUT[tree]}" ]]; then
+			EXPORTS_STALE="$EXPORTS_TREE ${REC_OUT[tree]}"
+			progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${REC_OUT[tree]:0:12} does not hold: $why"
+		fi
+		return 1
+	fi
+	result_out "$rec" reused "made on tree ${REC_OUT[tree]}: $why"
+	progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${REC_OUT[tree]:0:12} holds: $why"
 }
