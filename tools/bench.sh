@@ -328,6 +328,22 @@ ratio()
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
 }
 
+# first_verdict_report(): when the cold run's first target had its
+# verdict (bisect-check, run_passes), against that target's cold build.
+first_verdict_report()
+{
+	local f=${COLD_RUN:-}/first-verdict.tsv tgt verdict ms
+
+	if [[ -z "${COLD_RUN:-}" || ! -r "$f" ]]; then
+		echo "             first verdict: none said (one target, or every build dir was there)"
+		return 0
+	fi
+	IFS=$'\t' read -r tgt verdict ms < "$f"
+	printf '             first verdict (%s, %s) at %.1f s: / cold-build %s = %s (goal <= 1.2)\n' \
+		"$tgt" "$verdict" "$(awk -v d="$ms" 'BEGIN { printf "%.1f", d / 1000 }')" "$tgt" \
+		"$(ratio "$((ms / 100))" "${SECS[cold-build:$tgt]:-0}")"
+}
+
 # report(): the figures side by side, against the goals.
 report()
 {
@@ -347,7 +363,8 @@ report()
 			echo "$t through two local daemons: $(awk -v d="${SECS[distcc:$t]:-0}" 'BEGIN { printf "%.1f", d / 10 }') s, / cold-build $t = $(ratio "${SECS[distcc:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.10); distcc: ${DISTCC_NOTE:-?}" ;;
 		sandbox) t=${TGT_NAMES[0]}
 			echo "$t in the sandbox: / cold-build $t = $(ratio "${SECS[sandbox:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.03); one sandbox starts in ${SANDBOX_START_MS:-?} ms" ;;
-		cold) echo "cold / cold-build = $(ratio "$v" "${SECS[cold-build]:-0}") (goal <= 1.15)" ;;
+		cold) echo "cold / cold-build = $(ratio "$v" "${SECS[cold-build]:-0}") (goal <= 1.15)"
+			first_verdict_report ;;
 		warm) echo "goal < 1 s" ;;
 		edit-3/3) echo "${#TGT_NAMES[@]} target(s) (goal <= 10 s per target)" ;;
 		long) echo "$BENCH_LONG added one-file steps: $(awk -v d="$v" -v n="$BENCH_LONG" 'BEGIN { printf "%.1f", d / 10 / n }') s each (goal <= 5 s)" ;;
