@@ -5,13 +5,17 @@
 # the kernel's checkpatch.pl --no-tree -f --strict on every C file. Prints
 # KTAP, one result per file; exits 1 when any file has findings.
 #
-# checkpatch.pl comes from the imported Debian tree (or its tarball).
+# checkpatch.pl comes from the imported Debian tree (or its tarball) of
+# one kernel, the series' base: whichever other linux-source is installed
+# or imported, the same rules judge this code (6.12's checkpatch.pl warns
+# of what 6.1's accepts).
 
 PROG=lint
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-CPDIR=$WORKDIR/lint
+LINT_KERNEL=linux-source-6.1
+CPDIR=$WORKDIR/lint/$LINT_KERNEL
 
 # fetch_checkpatch(): put checkpatch.pl and its data files in $CPDIR.
 fetch_checkpatch()
@@ -22,15 +26,15 @@ fetch_checkpatch()
 	[[ -x "$CPDIR/scripts/checkpatch.pl" ]] && return 0
 	mkdir -p "$CPDIR/scripts" || die "cannot create $CPDIR"
 	ref=$(git --git-dir="$WORKDIR/kernel.git" for-each-ref --count=1 \
-		--format='%(refname)' refs/heads/import/ 2>/dev/null)
+		--format='%(refname)' "refs/heads/import/$LINT_KERNEL/" 2>/dev/null)
 	if [[ -n "$ref" ]]; then
 		for f in "${files[@]}"; do
 			git --git-dir="$WORKDIR/kernel.git" show "$ref:$f" > "$CPDIR/$f" ||
 				die "cannot read $f from $ref"
 		done
 	else
-		tarball=$(find /usr/src -maxdepth 1 -name 'linux-source-*.tar.xz' | sort | tail -n 1)
-		[[ -n "$tarball" ]] || die "no kernel tree for checkpatch.pl: run 'make bisect-check' or install linux-source-6.1"
+		tarball=/usr/src/$LINT_KERNEL.tar.xz
+		[[ -r "$tarball" ]] || die "no kernel tree for checkpatch.pl: run 'make bisect-check' or install $LINT_KERNEL"
 		tar -C "$CPDIR" --strip-components=1 -xf "$tarball" \
 			--wildcards "${files[@]/#/*/}" || die "cannot unpack checkpatch.pl from $tarball"
 	fi

@@ -454,7 +454,7 @@ static void kmsg_quote(struct kmsg_log *log, const char *msg)
 
 	if (len > QUOTE_LEN) {
 		memcpy(q, msg, QUOTE_LEN);
-		strcpy(q + QUOTE_LEN, "...");
+		memcpy(q + QUOTE_LEN, "...", sizeof("..."));
 	} else {
 		memcpy(q, msg, len + 1);
 	}
@@ -911,7 +911,7 @@ static bool parse_skip_cases(const char *v, char *err, size_t len)
 			 GUEST_SKIP_CASES_LEN);
 		return false;
 	}
-	strcpy(skip_cases_text, v);
+	memcpy(skip_cases_text, v, strlen(v) + 1);
 	for (p = skip_cases_text;; p++) {
 		n = strcspn(p, ",");
 		dot = memchr(p, '.', n);
@@ -2223,8 +2223,8 @@ int main(void)
 	}
 
 	if (uname(&uts) < 0) {
-		strcpy(uts.release, "unknown");
-		strcpy(uts.version, "unknown");
+		snprintf(uts.release, sizeof(uts.release), "unknown");
+		snprintf(uts.version, sizeof(uts.version), "unknown");
 	}
 	snprintf(mod_dir, sizeof(mod_dir), "/lib/modules/%s", uts.release);
 

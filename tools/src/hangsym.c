@@ -1128,7 +1128,7 @@ static int mon_open(struct mon *m, const char *path)
 			 show(path, strlen(path)));
 		return -1;
 	}
-	strcpy(sa.sun_path, path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
 	m->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (m->fd < 0 || connect(m->fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		snprintf(m->err, sizeof(m->err), "cannot connect to %s: %s",
