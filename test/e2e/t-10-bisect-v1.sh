@@ -16,7 +16,7 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 SERIES=$T_TOP/test/series/v1.yaml
 N_PATCHES=3
 
-t_plan 41
+t_plan 43
 
 e2e_run "$SERIES" LOCK_WAIT=900
 t_eq "v1 run exits 1 (a check failed)" 1 "$E2E_RC"
@@ -52,6 +52,26 @@ for E2E_TARGET in $(e2e_targets "$E2E_RUN"); do
 		'non-GPLONLY symbol jiffies' "$E2E_RUN/details/2-$E2E_TARGET-tests.txt"
 done
 E2E_TARGET=x86_64-gcc
+
+# The first target's verdict comes first exactly when another target's
+# first build was a cold one (a fresh build dir: from an empty WORKDIR);
+# then before that build ends. Else one pass, and no such line.
+cold=
+for t in arm64-gcc x86_64-clang; do
+	grep -q 'a fresh build dir' "$E2E_RUN/logs/0-$t-build.log" 2> /dev/null && cold+=" $t"
+done
+if [[ -n "$cold" ]]; then
+	t_eq "cold build(s) of$cold: the first verdict is x86_64-gcc's, FAIL" "x86_64-gcc FAIL" \
+		"$(cut -f1,2 "$E2E_RUN/first-verdict.tsv" 2> /dev/null | tr '\t' ' ')"
+	t_eq "first verdict said before a later target's cold build ended" "first verdict" \
+		"$(grep -o -E 'first verdict|0 (arm64-gcc|x86_64-clang) build: (ok|FAIL)' \
+			"$E2E_RUN/progress.log" | head -n 1)"
+else
+	t_eq "no cold build of a later target: no first verdict of its own" "" \
+		"$(ls "$E2E_RUN/first-verdict.tsv" 2> /dev/null)"
+	t_eq "no cold build of a later target: one pass, no first verdict said" 0 \
+		"$(grep -c 'first verdict' "$E2E_RUN/progress.log")"
+fi
 
 e2e_authorship "$SERIES" "bisect/unexport-kallsyms-v1/v1"
 t_nogrep "no QEMU left running" . <(pgrep -a -f '^qemu-system' || true)

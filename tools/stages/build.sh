@@ -503,6 +503,7 @@ stage_build()
 	build_dist_begin
 	BUILD_CCACHE_OFF=
 	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
+	((fresh)) && echo "$OUT: a fresh build dir: a cold build, without ccache" >> "$log"
 	if ! build_touch_changed "$log"; then
 		# The dir's objects could pass for the new sources': no build.
 		result "$rec" FAIL "cannot give the changed sources a new mtime (see the log)"
