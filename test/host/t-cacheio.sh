@@ -4,8 +4,9 @@
 # t-cacheio.sh - tests of tools/bin/cacheio, the cache's coprocess: its
 # hashes equal `sha1sum | cut -c1-20` of the same bytes (so keys made
 # with or without it agree), its copies are byte for byte, its touches
-# are touch -c, and bad requests end it cleanly; then cache.sh's
-# hash_to and hash_files_to give the same keys through it as without.
+# are touch -c, its identities are stat -L's and readlink -f's, and bad
+# requests end it cleanly; then cache.sh's hash_to and hash_files_to
+# give the same keys through it as without.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -19,7 +20,7 @@ sha()
 	sha1sum | cut -c1-20
 }
 
-t_plan 17
+t_plan 20
 
 mkdir -p "$D"
 # Fixed seed: the same bytes every run, NULs and high bytes included.
@@ -57,6 +58,20 @@ t_eq "T: ok, and no file made" "ok ok" \
 	"$(printf 'T%s\0T%s\0' "$D/text" "$D/never" | "$CACHEIO" | xargs)"
 t_rc "T: the time moved on" 0 test "$(stat -c %Y "$D/text")" -gt "$before"
 t_eq "T: touch -c makes nothing" no "$([[ -e "$D/never" ]] && echo yes || echo no)"
+
+# I: stat -L and readlink -f of a link to a link, in one answer.
+ln -s text "$D/link1"
+ln -s link1 "$D/link2"
+ns=$(stat -L -c '%.9Y %.9Z' "$D/link2")
+read -r mns cns <<< "$ns"
+t_eq "I: identity as stat -L, the path as readlink -f" \
+	"$(stat -L -c '%s %Y %Z %i %d' "$D/link2") ${mns#*.} ${cns#*.}	$(readlink -f "$D/link2")" \
+	"$(printf 'I%s\0' "$D/link2" | "$CACHEIO")"
+t_eq "I: a file that is not there, an error not naming it; then more answers" \
+	"error: No such file or directory|$(printf '3\n' | sha)" \
+	"$(printf 'I%s\0S3\n\0' "$D/none" | "$CACHEIO" | paste -sd '|')"
+t_grep "I: a magic link of /proc: its inode, no path" $'^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]{9} [0-9]{9}\t$' \
+	<(printf 'I/proc/self/ns/user\0' | "$CACHEIO")
 
 printf 'X' | "$CACHEIO" > "$T_OUT"
 rc=${PIPESTATUS[1]}

@@ -17,11 +17,18 @@
  *				truncated), byte for byte
  *	T <path> NUL		set @path's times to now, if it exists
  *				(touch -c)
+ *	I <path> NUL		what identifies file @path, links followed
+ *				(stat -L), and where it is, every link
+ *				resolved (readlink -f): a fact kept about a
+ *				compiler or a file's hash is keyed by it
  * Replies on stdout, one line each, flushed at once: a hash is 20 hex
- * digits; C and T say "ok" or "error: <why>". A request of another kind
- * gets "error", the message "cacheio: error: stdin, byte N: ..." (N
- * counted from 0) on stderr, and cacheio exits 2; it exits 0 at the end
- * of its input.
+ * digits; C and T say "ok" or "error: <why>"; I says "<size> <mtime>
+ * <ctime> <inode> <device> <mtime ns> <ctime ns>" (times in seconds and
+ * their nanoseconds, 9 digits), a tab and the resolved path (none when
+ * it has none, or a newline), or "error: <why>" when @path cannot be
+ * stat'ed (not naming it: it may hold a newline). A request of another kind gets "error", the
+ * message "cacheio: error: stdin, byte N: ..." (N counted from 0) on
+ * stderr, and cacheio exits 2; it exits 0 at the end of its input.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -233,7 +240,33 @@ static void touch_file(const char *path)
 	fflush(stdout);
 }
 
-/* A C or T request; false at a truncated end of input. */
+/*
+ * The I request: the identity and the resolved path of @path; no path
+ * where it cannot be resolved (a magic link of /proc) or would not be
+ * one line.
+ */
+static void id_file(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (stat(path, &st)) {
+		printf("error: %s\n", strerror(errno));
+		fflush(stdout);
+		return;
+	}
+	real = realpath(path, NULL);
+	printf("%lld %lld %lld %llu %llu %09ld %09ld\t%s\n",
+	       (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+	       (long long)st.st_ctim.tv_sec, (unsigned long long)st.st_ino,
+	       (unsigned long long)st.st_dev, (long)st.st_mtim.tv_nsec,
+	       (long)st.st_ctim.tv_nsec,
+	       real && !strchr(real, '\n') ? real : "");
+	fflush(stdout);
+	free(real);
+}
+
+/* A C, T or I request; false at a truncated end of input. */
 static bool file_request(int kind, char **a, size_t *acap, char **b,
 			 size_t *bcap)
 {
@@ -243,6 +276,10 @@ static bool file_request(int kind, char **a, size_t *acap, char **b,
 		return false;
 	if (kind == 'T') {
 		touch_file(alen ? *a : "");
+		return true;
+	}
+	if (kind == 'I') {
+		id_file(alen ? *a : "");
 		return true;
 	}
 	if (!read_field(b, bcap, &blen))
@@ -259,7 +296,7 @@ int main(void)
 	int kind;
 
 	while ((kind = next_byte()) != EOF) {
-		if (kind == 'C' || kind == 'T') {
+		if (kind == 'C' || kind == 'T' || kind == 'I') {
 			if (!file_request(kind, &a, &acap, &b, &bcap))
 				break;
 			continue;
