@@ -134,6 +134,109 @@ memo_put()
 	printf '%s\t%s\n' "$key" "${MEMO["$name:$key"]}" >> "$WORKDIR/memo/$name"
 }
 
+# file_id(): what identifies file $1, links followed, for a fact kept
+# about it (what a compiler says, a big file's hash): FILE_ID as `stat
+# -L -c '%n %s %Y %Z %i'` prints it; FILE_KEY the same with the times to
+# the nanosecond and the device; FILE_INO its inode; FILE_REAL its path
+# with every link resolved, as readlink -f gives it (empty when it has
+# none); FILE_SETTLED 1 when it has not changed (ctime) for FILE_SETTLE
+# seconds, else 0: a file changed again within the clock tick of the
+# change a fact was kept after would keep its times, so a fact of a file
+# changed just now is not kept. Fails when the file cannot be stat'ed.
+# No fork when cacheio runs (and knows the request: make tools).
+: "${FILE_SETTLE:=2}"
+CACHEIO_ID=
+file_id()
+{
+	local path=$1; shift
+	local line size mt ct ino dev mns cns now
+
+	FILE_ID='' FILE_KEY='' FILE_INO='' FILE_REAL='' FILE_SETTLED=0
+	# A cacheio older than its source may not know the request.
+	[[ -n "$CACHEIO_ID" ]] ||
+		{ [[ "$TOP/tools/bin/cacheio" -nt "$TOP/tools/src/cacheio.c" ]] && CACHEIO_ID=1 || CACHEIO_ID=0; }
+	if [[ "$CACHEIO_ID" == 1 && "$path" != *$'\n'* ]] && cacheio_ready; then
+		if ! printf 'I%s\0' "$path" >&"${CACHEIO[1]}" ||
+		   ! IFS= read -r line <&"${CACHEIO[0]}"; then
+			die "tools/bin/cacheio failed (make tools?)"
+		fi
+		[[ "$line" == error:* ]] && return 1
+		FILE_REAL=${line#*$'\t'}
+		line=${line%%$'\t'*}
+	else
+		line=$(stat -L -c '%s %Y %Z %i %d %.9Y %.9Z' -- "$path" 2> /dev/null) || return 1
+		FILE_REAL=$(readlink -f -- "$path")
+	fi
+	read -r size mt ct ino dev mns cns <<< "$line"
+	[[ "$ct" =~ ^[0-9]+$ ]] || return 1
+	FILE_ID="$path $size $mt $ct $ino"
+	FILE_KEY="$path $size $mt.${mns#*.} $ct.${cns#*.} $ino $dev"
+	# shellcheck disable=SC2034  # for the callers (sandbox_key)
+	FILE_INO=$ino
+	now=${EPOCHREALTIME%[.,]*}
+	((now - ct >= FILE_SETTLE)) && FILE_SETTLED=1
+	return 0
+}
+
+# real_path(): variable $1 = the path of file $2 with every link
+# resolved, as realpath(1) prints it (no fork when file_id has it).
+real_path()
+{
+	local -n __rp_ref=$1; shift
+
+	if file_id "$1" && [[ -n "$FILE_REAL" ]]; then
+		__rp_ref=$FILE_REAL
+	else
+		__rp_ref=$(realpath -- "$1")
+	fi
+}
+
+# files_id_to(): variable $1 = the identities (FILE_ID) of files $2...,
+# one a line, as `stat -L -c '%n %s %Y %Z %i' FILES` prints them; a file
+# that cannot be stat'ed says so on its line.
+files_id_to()
+{
+	local -n __fi_ref=$1; shift
+	local __fi_f __fi_lines=
+
+	for __fi_f in "$@"; do
+		if file_id "$__fi_f"; then
+			__fi_lines+=$FILE_ID$'\n'
+		else
+			__fi_lines+="$__fi_f: cannot stat"$'\n'
+		fi
+	done
+	__fi_ref=${__fi_lines%$'\n'}
+}
+
+# file_sums_to(): variable $1 = hash_files_to's hash of files $2...,
+# kept in memo file-sum under the files' identities (file_id) and TOP
+# (their names are hashed relative to it): a big file (a static libc, a
+# runner binary) is read again only once it changed. Files of which one
+# cannot be stat'ed or has just changed are hashed, and nothing is kept.
+file_sums_to()
+{
+	local __fs_var=$1; shift
+	local __fs_f __fs_key=
+	local -a __fs_ids=("$TOP")
+
+	for __fs_f in "$@"; do
+		if ! file_id "$__fs_f" || ((!FILE_SETTLED)); then
+			__fs_ids=()
+			break
+		fi
+		__fs_ids+=("$FILE_KEY")
+	done
+	if ((${#__fs_ids[@]})); then
+		hash_to __fs_key "${__fs_ids[@]}"
+		memo_get "$__fs_var" file-sum "$__fs_key" && return 0
+	fi
+	hash_files_to "$__fs_var" "$@"
+	[[ -n "$__fs_key" ]] || return 0
+	local -n __fs_ref=$__fs_var
+	memo_put file-sum "$__fs_key" "$__fs_ref"
+}
+
 # hash_of(), hash_files(): the same, printed.
 hash_of()
 {
@@ -254,15 +357,17 @@ cache_put()
 # tool_version(): variable $1 = what program $2 says with --version,
 # asked once per installed program (a Python or Perl one takes a quarter
 # of a second to start) and kept in WORKDIR/toolchain under the
-# program's path, size, mtime, ctime and inode, which an upgrade changes.
+# program's path, size, mtime, ctime and inode, which an upgrade changes
+# (file_id: no fork).
 tool_version()
 {
 	local -n __tv_ref=$1; shift
 	local name=$1; shift
-	local key file
+	local key file id
 
 	path_of "$name"
-	hash_to key "$name" "$(stat -L -c '%n %s %Y %Z %i' "${REPLY:-$name}" 2>&1)"
+	files_id_to id "${REPLY:-$name}"
+	hash_to key "$name" "$id"
 	file=$WORKDIR/toolchain/$name-$key
 	text_of __tv_ref "$file" && [[ -n "$__tv_ref" ]] && return 0
 	mkdir -p "$WORKDIR/toolchain"

@@ -193,14 +193,17 @@ path_of()
 toolchain_id()
 {
 	local -n __tc_ref=$1; shift
-	local c cmds bins=() key file
-	IFS=';' read -r -a cmds <<< "$(sub_cross "${CC_TAB[${TGT_COMPILER[$TGT]}:version]}")"
+	local c cmds bins=() key file ids
+	# sub_cross's, without its subshell.
+	c=${CC_TAB[${TGT_COMPILER[$TGT]}:version]}
+	IFS=';' read -r -a cmds <<< "${c//\{cross\}/$CROSS}"
 	for c in "${cmds[@]}" make; do
 		path_of "${c%% *}"
 		bins+=("${REPLY:-${c%% *}}")
 	done
-	hash_to key "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" \
-		"$(stat -L -c '%n %s %Y %Z %i' "${bins[@]}" 2>&1)"
+	# The files' identities, as stat -L -c '%n %s %Y %Z %i' says them.
+	files_id_to ids "${bins[@]}"
+	hash_to key "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" "$ids"
 	file=$WORKDIR/toolchain/$key
 	if [[ -s "$file" ]]; then
 		text_of __tc_ref "$file"

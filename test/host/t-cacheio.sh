@@ -6,7 +6,8 @@
 # with or without it agree), its copies are byte for byte, its touches
 # are touch -c, its identities are stat -L's and readlink -f's, and bad
 # requests end it cleanly; then cache.sh's hash_to and hash_files_to
-# give the same keys through it as without.
+# give the same keys through it as without, file_id the same identity,
+# and file_sums_to the hash_files_to hash, kept until a file changes.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -20,7 +21,7 @@ sha()
 	sha1sum | cut -c1-20
 }
 
-t_plan 20
+t_plan 26
 
 mkdir -p "$D"
 # Fixed seed: the same bytes every run, NULs and high bytes included.
@@ -114,5 +115,49 @@ memo()
 WORKDIR=$D/wd memo put
 t_eq "memo: a fact read back, in variables named like memo_get's own" \
 	"value with tab|value with tab" "$(WORKDIR=$D/wd memo get)"
+
+# file_id through cacheio and through stat and readlink agree, and say
+# what stat -L -c '%n %s %Y %Z %i' says (the toolchain's keys).
+ids()
+{
+	# shellcheck source=tools/cache.sh
+	source "$T_TOP/tools/cache.sh"
+	CACHEIO_ID=$1
+	file_id "$D/link2" || echo "file_id failed"
+	echo "$FILE_ID|$FILE_KEY|$FILE_REAL|$FILE_INO"
+	file_id "$D/none" && echo "file_id of nothing did not fail"
+}
+via=$(TOP=$T_TOP ids "")
+t_eq "file_id: through cacheio as through stat and readlink" "$(TOP=$T_TOP ids 0)" "$via"
+t_eq "file_id: FILE_ID as stat -L says it, FILE_REAL as readlink -f" \
+	"$(stat -L -c '%n %s %Y %Z %i' "$D/link2")|$(readlink -f "$D/link2")" \
+	"$(cut -d '|' -f 1,3 <<< "$via")"
+
+# file_sums_to: hash_files_to's hash, kept under the files' identity,
+# asked again when one changed, even to the same size and mtime.
+cp "$D/random.bin" "$D/big"
+sums()
+{
+	# shellcheck source=tools/cache.sh
+	source "$T_TOP/tools/cache.sh"
+	local a b
+	file_sums_to a "$D/big" "$D/text"
+	hash_files_to b "$D/big" "$D/text"
+	echo "$a $b $(wc -l < "$D/wd/memo/file-sum" 2> /dev/null || echo 0)"
+}
+first=$(TOP=$T_TOP WORKDIR=$D/wd FILE_SETTLE=0 sums)
+read -r a b n <<< "$first"
+t_eq "file_sums_to: hash_files_to's hash, kept" "$b $b 1" "$first"
+t_eq "file_sums_to: the kept hash, the same" "$first" \
+	"$(TOP=$T_TOP WORKDIR=$D/wd FILE_SETTLE=0 sums)"
+# One byte other, same size, same mtime: the ctime tells.
+printf 'X' | dd of="$D/big" bs=1 seek=100 conv=notrunc status=none
+touch -r "$D/random.bin" "$D/big"
+read -r a b n <<< "$(TOP=$T_TOP WORKDIR=$D/wd FILE_SETTLE=0 sums)"
+t_eq "file_sums_to: a changed file (same size and mtime) hashed again" "new $b 2" \
+	"$([[ "$a" != "${first%% *}" ]] && echo new) $a $n"
+touch "$D/big"
+read -r a b n <<< "$(TOP=$T_TOP WORKDIR=$D/wd sums)"
+t_eq "file_sums_to: a file changed just now hashed, not kept" "$b 2" "$a $n"
 
 t_done

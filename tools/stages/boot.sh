@@ -179,7 +179,7 @@ qemu_version()
 		# Kept per installed binary: QEMU takes a tenth of a second
 		# to say it, an upgrade changes its size, times and inode.
 		path_of "$QEMU"
-		id=$(stat -L -c '%n %s %Y %Z %i' "${REPLY:-$QEMU}" 2>&1)
+		files_id_to id "${REPLY:-$QEMU}"
 		if ! memo_get v qemu-version "$id"; then
 			v=$("$QEMU" --version 2>&1 | head -n 1)
 			memo_put qemu-version "$id" "$v"
