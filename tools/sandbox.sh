@@ -80,18 +80,59 @@ sandbox_argv()
 }
 
 # sandbox_check(): die unless the sandbox can run here (bubblewrap
-# installed and allowed to make its namespaces), saying what to do.
+# installed and allowed to make its namespaces), saying what to do. A
+# sandbox that started is not started again to ask (five processes at
+# every run) while what decides it is the same (sandbox_key).
 sandbox_check()
 {
-	local out
+	local out key
 	local -a sb=()
 
 	[[ "$SANDBOX" == 0 ]] && return 0
 	command -v bwrap > /dev/null ||
 		die "bwrap not found: run 'make deps' (Debian package bubblewrap), or set SANDBOX=0 to build without the sandbox"
 	sandbox_argv sb
+	sandbox_key key "${sb[@]}" && memo_get out sandbox "$key" && return 0
 	out=$("${sb[@]}" true 2>&1) ||
 		die "the sandbox does not start here (bwrap: ${out//$'\n'/ }): set SANDBOX=0 to run without it, on a series you trust"
+	[[ -n "$key" ]] && memo_put sandbox "$key" started
+	return 0
+}
+
+# Where sandbox_key reads the kernel's settings (the tests point it at
+# fake ones).
+: "${SANDBOX_SYS:=/proc/sys}"
+
+# sandbox_key(): variable $1 = the key under which sandbox_check keeps
+# that the sandbox of command words $2... started: those words; our
+# user; bwrap's file (path and identity: an upgrade, or a setuid bit
+# set or taken, changes it) and sandbox-run's text; the running kernel
+# (its release and this boot of it: a new kernel is a reboot); the
+# settings that allow or limit user namespaces; the user and mount
+# namespaces we run in (another container). Fails, leaving it empty,
+# when bwrap's file is unknown or changed just now (file_id).
+sandbox_key()
+{
+	local -n __sk_ref=$1; shift
+	local __sk_f __sk_v __sk_h
+	local -a __sk_parts=("$*" "$EUID")
+
+	__sk_ref=
+	path_of bwrap && file_id "$REPLY" && ((FILE_SETTLED)) || return 1
+	__sk_parts+=("$FILE_REAL" "$FILE_KEY")
+	hash_files_to __sk_h "$TOP/tools/sandbox-run"
+	__sk_parts+=("$__sk_h")
+	for __sk_f in kernel/osrelease kernel/random/boot_id kernel/unprivileged_userns_clone \
+		user/max_user_namespaces kernel/apparmor_restrict_unprivileged_userns; do
+		__sk_v=-
+		[[ -r "$SANDBOX_SYS/$__sk_f" ]] && IFS= read -r __sk_v < "$SANDBOX_SYS/$__sk_f"
+		__sk_parts+=("$__sk_f=$__sk_v")
+	done
+	for __sk_f in user mnt; do
+		file_id "/proc/self/ns/$__sk_f" || return 1
+		__sk_parts+=("$__sk_f=$FILE_INO")
+	done
+	hash_to __sk_ref "${__sk_parts[@]}"
 }
 
 # sandbox_stopped(): print the "sandbox: " lines of log $1, the rules
