@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # t-probes.sh - what a run asks of the host once and keeps (WORKDIR/memo)
-# is asked again as soon as what decides the answer changed: the sandbox
+# is asked again as soon as what decides the answer changed: the guest
+# compiler's libc.a and version (user_cc_facts, tools/stages/boot.sh)
+# when its file changes, is replaced, another file is linked in its
+# place, its search path changes or the libc.a is gone; the sandbox
 # probe (sandbox_check, tools/sandbox.sh) when bwrap's file, the kernel
 # or its user namespace limits change, and a sandbox that did not start
-# is never kept. Each "run" is a new shell, which reads the memos anew,
-# with fake programs that count how often they are asked.
+# is never kept; a package's version (pkg_version) when dpkg's database
+# changes. Each "run" is a new shell, which reads the memos anew, with
+# fake programs that count how often they are asked.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -35,7 +39,62 @@ run()
 	return "$rc"
 }
 
-t_plan 9
+# facts(): what user_cc_facts says of compiler $1.
+# shellcheck disable=SC2317  # called through run
+facts()
+{
+	user_cc_facts "$1" || echo "not found"
+	echo "${CC_REAL##*/} ${CC_LIBC##*/} $CC_VERSION"
+}
+export -f facts
+
+t_plan 23
+
+# A compiler that logs each question; its libc.a, and two alternatives
+# of it, linked to as cc is (/usr/bin/cc -> /etc/alternatives/cc).
+: > "$LOG"
+touch "$D/libc.a"
+cat > "$D/bin/fakecc-1" << EOF
+#!/bin/bash
+echo "\$*" >> "$LOG"
+case \$1 in
+--version) echo "fakecc (test) 1.0"; echo "more lines" ;;
+-print-file-name=libc.a) echo "$D/libc.a" ;;
+esac
+EOF
+chmod +x "$D/bin/fakecc-1"
+cp -p "$D/bin/fakecc-1" "$D/bin/fakecc-2"
+ln -s fakecc-1 "$D/bin/fakecc"
+
+t_eq "compiler: asked, its answers" "fakecc-1 libc.a fakecc (test) 1.0
+asked 2" "$(run facts fakecc)"
+t_eq "compiler: a second run asks nothing" "fakecc-1 libc.a fakecc (test) 1.0
+asked 2" "$(run facts fakecc)"
+t_eq "compiler: by another name, asked (--version says the name)" "asked 4" \
+	"$(run facts "$D/bin/fakecc" | tail -n 1)"
+touch -d '2020-01-01 00:00' "$D/bin/fakecc-1"
+t_eq "compiler: its mtime changed, asked again" "asked 6" "$(run facts fakecc | tail -n 1)"
+t_eq "compiler: then kept again" "asked 6" "$(run facts fakecc | tail -n 1)"
+# An upgrade: a new file in its place, same size and mtime.
+cp -p "$D/bin/fakecc-1" "$D/bin/fakecc-1.new"
+mv "$D/bin/fakecc-1.new" "$D/bin/fakecc-1"
+t_eq "compiler: replaced by a file of the same size and mtime, asked again" "asked 8" \
+	"$(run facts fakecc | tail -n 1)"
+ln -sfn fakecc-2 "$D/bin/fakecc"
+t_eq "compiler: another alternative linked in, asked again, and named" "fakecc-2 libc.a fakecc (test) 1.0
+asked 10" "$(run facts fakecc)"
+t_eq "compiler: LIBRARY_PATH set, asked again" "asked 12" \
+	"$(LIBRARY_PATH=$D run facts fakecc | tail -n 1)"
+rm "$D/libc.a"
+t_eq "compiler: the libc.a kept is gone, asked again" "fakecc-2 libc.a fakecc (test) 1.0
+asked 14" "$(run facts fakecc)"
+t_eq "compiler: an answer without libc.a is not kept" "asked 16" "$(run facts fakecc | tail -n 1)"
+touch "$D/libc.a"
+t_eq "compiler: changed just now (FILE_SETTLE), asked and not kept" "asked 18 asked 20" \
+	"$(FILE_SETTLE=100 run facts fakecc | tail -n 1) $(FILE_SETTLE=100 run facts fakecc | tail -n 1)"
+t_eq "compiler: one not on PATH" "not found
+  
+asked 20" "$(run facts no-such-cc)"
 
 # A bwrap that logs each sandbox it is asked to start, and the kernel's
 # settings where sandbox_key reads them.
@@ -66,5 +125,33 @@ t_rc "sandbox: one that does not start: the run stops" 2 run sandbox_check
 t_grep "sandbox: ... saying why" "the sandbox does not start here \\(bwrap: bwrap: no permission\\)" "$T_OUT"
 t_eq "sandbox: ... and is started again next time, not kept" "asked 7" \
 	"$(run sandbox_check 2> /dev/null | tail -n 1)"
+
+# dpkg-query, asked of a package's version, and its database.
+: > "$LOG"
+cat > "$D/bin/dpkg-query" << EOF
+#!/bin/bash
+echo "\$*" >> "$LOG"
+head -n 1 "\$DPKG_ADMINDIR/status"
+EOF
+chmod +x "$D/bin/dpkg-query"
+export DPKG_ADMINDIR=$D/dpkg
+mkdir -p "$DPKG_ADMINDIR/updates"
+echo 059-4 > "$DPKG_ADMINDIR/status"
+# version(): what pkg_version says of dracut-core.
+# shellcheck disable=SC2317  # called through run
+version()
+{
+	local v
+	pkg_version v dracut-core
+	echo "$v"
+}
+export -f version
+t_eq "package: asked, and kept" "059-4
+asked 1
+059-4
+asked 1" "$(run version; run version)"
+echo 060-1 > "$DPKG_ADMINDIR/status"
+t_eq "package: dpkg's database changed, asked again" "060-1
+asked 2" "$(run version)"
 
 t_done

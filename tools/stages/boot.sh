@@ -239,11 +239,14 @@ kvm_probe()
 }
 
 # boot_tools(): the boot's programs are there for every selected target
-# (target.sh); called before any work.
+# (target.sh); called before any work, and by boot_setup: done once a
+# run for the same targets.
+BOOT_TOOLS_OF=
 boot_tools()
 {
 	local t q cur=${TGT:-}
 
+	[[ -n "$BOOT_TOOLS_OF" && "$BOOT_TOOLS_OF" == "${TGT_NAMES[*]}" ]] && return 0
 	declare -gA RUNNER_SUM=() GUEST_BIN=() GUEST_BIN_SUM=()
 
 	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
@@ -264,20 +267,71 @@ boot_tools()
 				die "cannot build $q with $USER_CC (target $t): run 'make deps'"
 		fi
 		# The binary, not only its source, keys the boots: another
-		# compiler makes another runner.
-		hash_files_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$RUNNER"
+		# compiler makes another runner. Its hash is kept while the
+		# file is the same (one read of it a run: a target of the
+		# same arch has it).
+		[[ -n "${RUNNER_SUM[${TGT_ARCH[$t]}]+set}" ]] ||
+			file_sums_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$RUNNER"
 		[[ -n "${GUEST_BIN[${TGT_ARCH[$t]}]+set}" ]] || guest_bins "$t"
 	done
 	[[ -n "$cur" ]] && target_select "$cur"
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
+	BOOT_TOOLS_OF=${TGT_NAMES[*]}
+}
+
+# user_cc_facts(): what guest_bins asks of compiler $1 (an arch's
+# USER_CC): CC_REAL, its file (links resolved: another alternative for
+# cc is another compiler), CC_LIBC, its static libc
+# (-print-file-name=libc.a), and CC_VERSION, the first line of its
+# --version. Five forks a compiler, asked at every run, are instead
+# kept in memos cc-libc and cc-version under the name it is called by,
+# its file's path and identity (file_id: an upgrade or another
+# alternative changes them), what else steers its search for libc.a
+# (GCC_EXEC_PREFIX, COMPILER_PATH, LIBRARY_PATH) and the locale of its
+# messages. A libc.a kept but gone since is asked again. Fails when the
+# compiler is not on PATH.
+user_cc_facts()
+{
+	local cc=$1; shift
+	local path key=
+
+	CC_REAL='' CC_LIBC='' CC_VERSION=''
+	if [[ "$cc" == */* ]]; then
+		path=$cc
+		[[ -f "$path" && -x "$path" ]] || return 1
+	else
+		path_of "$cc" || return 1
+		path=$REPLY
+	fi
+	if file_id "$path" && [[ -n "$FILE_REAL" ]]; then
+		CC_REAL=$FILE_REAL
+		((FILE_SETTLED)) &&
+			hash_to key "$cc" "$FILE_REAL" "$FILE_KEY" "${GCC_EXEC_PREFIX-}" \
+				"${COMPILER_PATH-}" "${LIBRARY_PATH-}" "${LC_ALL-}" \
+				"${LC_MESSAGES-}" "${LANG-}" "${LANGUAGE-}"
+	else
+		CC_REAL=$(readlink -f "$path")
+	fi
+	if [[ -n "$key" ]] && memo_get CC_LIBC cc-libc "$key" && [[ -f "$CC_LIBC" ]] &&
+	   memo_get CC_VERSION cc-version "$key"; then
+		return 0
+	fi
+	CC_LIBC=$("$cc" -print-file-name=libc.a)
+	CC_VERSION=$("$cc" --version 2>&1 | head -n 1)
+	[[ -n "$key" && -f "$CC_LIBC" ]] || return 0
+	memo_put cc-libc "$key" "$CC_LIBC"
+	memo_put cc-version "$key" "$CC_VERSION"
 }
 
 # guest_bins(): the series' guest programs (GUEST_EXECS, each NAME.c in
 # GUEST_PROGRAMS) for target $1's arch: static, by the arch's USER_CC,
 # made once per source, compiler and flags in WORKDIR/guest-bin/KEY.
 # GUEST_BIN[arch] is that dir, GUEST_BIN_SUM[arch] the binaries' hash
-# (a boot's key: another compiler makes other programs).
+# (a boot's key: another compiler makes other programs). What the
+# compiler says (user_cc_facts) and the hashes of the files
+# (file_sums_to: the static libc is 5 MB) are kept while their files are
+# the same.
 guest_bins()
 {
 	local t=$1; shift
@@ -290,14 +344,14 @@ guest_bins()
 		srcs+=("$GUEST_PROGRAMS/$name.c")
 		bins+=("$name")
 	done
-	cc=$(command -v "$USER_CC") ||
+	user_cc_facts "$USER_CC" ||
 		die "$USER_CC not found: run 'make deps' (target $t)"
-	cc=$(readlink -f "$cc")
+	cc=$CC_REAL
 	# What goes in: the sources, the compiler and the static libc.
-	libc=$("$USER_CC" -print-file-name=libc.a)
+	libc=$CC_LIBC
 	[[ -f "$libc" ]] || die "$USER_CC has no static libc (target $t): run 'make deps'"
-	hash_files_to key "${srcs[@]}" "$libc"
-	hash_to key "$key" "$arch" "$cc" "$("$USER_CC" --version 2>&1 | head -n 1)" "$flags"
+	file_sums_to key "${srcs[@]}" "$libc"
+	hash_to key "$key" "$arch" "$cc" "$CC_VERSION" "$flags"
 	dir=$WORKDIR/guest-bin/$key
 	if [[ ! -d "$dir" ]]; then
 		tmp=$dir.tmp.$$
@@ -319,15 +373,39 @@ guest_bins()
 		mv "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
 	fi
 	GUEST_BIN[$arch]=$dir
-	hash_files_to "GUEST_BIN_SUM[$arch]" "${bins[@]/#/$dir/}"
+	file_sums_to "GUEST_BIN_SUM[$arch]" "${bins[@]/#/$dir/}"
+}
+
+# pkg_version(): variable $1 = the version of Debian package $2 that
+# dpkg-query -W says, empty when it is not installed; kept in memo
+# dpkg-version under dpkg's database (its status file and the journal
+# of an unfinished dpkg run, in DPKG_ADMINDIR as dpkg-query reads it),
+# which every install and removal changes.
+pkg_version()
+{
+	local -n __pv_ref=$1; shift
+	local __pv_pkg=$1; shift
+	local __pv_key='' __pv_db=${DPKG_ADMINDIR:-/var/lib/dpkg}
+
+	if file_id "$__pv_db/status" && ((FILE_SETTLED)); then
+		__pv_key=$FILE_KEY
+		file_id "$__pv_db/updates" && ((FILE_SETTLED)) || __pv_key=
+	fi
+	if [[ -n "$__pv_key" ]]; then
+		hash_to __pv_key "$__pv_pkg" "$__pv_key" "$FILE_KEY"
+		memo_get "${!__pv_ref}" dpkg-version "$__pv_key" && return 0
+	fi
+	__pv_ref=$(dpkg-query -W -f='${Version}' "$__pv_pkg" 2>/dev/null)
+	[[ -z "$__pv_key" ]] || memo_put dpkg-version "$__pv_key" "$__pv_ref"
 }
 
 # boot_setup(): what every boot needs: the runner binary and the tools.
 boot_setup()
 {
-	local h
+	local h v
 
 	boot_tools
+	pkg_version v dracut-core
 	declare -gA QEMU_VERSION=() ACCEL_OF=()
 	# What the runner runs: the series' tests and guest operations.
 	GUEST_PROGRAM=$(guest_program)
@@ -339,7 +417,7 @@ boot_setup()
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
 			boot_hang boot_judge boot_suspect boot_outcome boot_disagree)" \
-		"$(dpkg-query -W -f='${Version}' dracut-core 2>/dev/null)"
+		"$v"
 	ACCEL_DONE=0
 	BOOT_PENDING=()
 	return 0
