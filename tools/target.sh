@@ -138,14 +138,17 @@ target_select()
 	CFG_ID=${TGT_CFGID[$t]:-}
 }
 
-# target_packages(): the Debian packages the selected targets need.
+# target_packages(): variable $1 = the Debian packages the selected
+# targets need, each followed by a space.
 target_packages()
 {
-	local t
+	local -n __tp_ref=$1; shift
+	local __tp_t
+
 	targets_tables
-	for t in "${TGT_NAMES[@]}"; do
-		printf '%s %s ' "${ARCH_TAB[${TGT_ARCH[$t]}:packages]}" \
-			"${CC_TAB[${TGT_COMPILER[$t]}:packages]}"
+	__tp_ref=
+	for __tp_t in "${TGT_NAMES[@]}"; do
+		__tp_ref+="${ARCH_TAB[${TGT_ARCH[$__tp_t]}:packages]} ${CC_TAB[${TGT_COMPILER[$__tp_t]}:packages]} "
 	done
 }
 
@@ -155,7 +158,7 @@ targets_deps()
 {
 	local pkgs stamp=$WORKDIR/deps.stamp old=
 
-	pkgs=$(target_packages)
+	target_packages pkgs
 	# Asked of dpkg only when its database changed since the same
 	# packages were found installed (no fork on a rerun).
 	[[ -r "$stamp" ]] && IFS= read -r old < "$stamp"
@@ -228,12 +231,17 @@ toolchain_id()
 # command lines: build dirs are not relocatable).
 build_ids()
 {
-	local t f frag text h
+	local t f frag text h rows fns
 
 	GUESTMOD_ID=-
 	[[ "$GUEST_MODULES" == - ]] || hash_files_to GUESTMOD_ID "$GUEST_MODULES"/*
+	# How a target is built, the same for all (one subshell, not one each).
+	fns=$(declare -f kmake kmake_argv stage_build build_identity build_config \
+		build_touch_changed build_warnings build_recompiled build_sync_dir \
+		target_select sub_cross)
 	for t in "${TGT_NAMES[@]}"; do
 		target_select "$t"
+		target_table_rows rows "$t"
 		toolchain_id "TGT_TOOLCHAIN[$t]"
 		frag=
 		for f in "${TGT_FRAGMENTS[@]}"; do
@@ -242,21 +250,30 @@ build_ids()
 		done
 		hash_to h "$frag" "${TGT_TOOLCHAIN[$t]}" "$WT"
 		TGT_OUT[$t]=$WORKDIR/build/$h
-		hash_to "TGT_CFGID[$t]" "${TGT_OUT[$t]}" "$(declare -f kmake kmake_argv stage_build \
-			build_identity build_config build_touch_changed build_warnings \
-			build_recompiled build_sync_dir target_select sub_cross)" \
-			"$(target_table_rows "$t")"
+		hash_to "TGT_CFGID[$t]" "${TGT_OUT[$t]}" "$fns" "$rows"
 	done
 	target_select "${TGT_NAMES[0]}"
 }
 
-# target_table_rows(): the table rows target $1 uses, as text (a key
-# input: a changed row changes how the target is built and booted).
+# target_table_rows(): variable $1 = the table rows target $2 uses, as
+# text (a key input: a changed row changes how the target is built and
+# booted): the lines of arch.tsv, then of compiler.tsv, that start with
+# its arch or its compiler and a tab, as grep -h would print them
+# (without the last newline), read without a fork.
 target_table_rows()
 {
-	local t=$1; shift
-	grep -h -P "^(${TGT_ARCH[$t]}|${TGT_COMPILER[$t]})\t" \
-		"$TOP/tools/arch.tsv" "$TOP/tools/compiler.tsv"
+	local -n __tr_ref=$1; shift
+	local __tr_t=$1; shift
+	local __tr_f __tr_line __tr_rows=
+
+	for __tr_f in "$TOP/tools/arch.tsv" "$TOP/tools/compiler.tsv"; do
+		while IFS= read -r __tr_line || [[ -n "$__tr_line" ]]; do
+			[[ "$__tr_line" == "${TGT_ARCH[$__tr_t]}"$'\t'* ||
+			   "$__tr_line" == "${TGT_COMPILER[$__tr_t]}"$'\t'* ]] &&
+				__tr_rows+=$__tr_line$'\n'
+		done < "$__tr_f"
+	done
+	__tr_ref=${__tr_rows%$'\n'}
 }
 
 # build_key(): variable $1 = the cache key of the current target's

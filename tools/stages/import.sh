@@ -27,6 +27,22 @@ import_ref()
 	echo "refs/heads/import/$pkg/$ver"
 }
 
+# import_commit_of(): BASE_COMMIT = the commit ref $1 of $KREPO names;
+# fails when there is none. A ref's own file naming a loose object is
+# read without git (every rerun: the import is made loose); else git
+# says.
+import_commit_of()
+{
+	local sha=
+
+	[[ -f "$KREPO/$1" ]] && IFS= read -r sha < "$KREPO/$1"
+	if [[ "$sha" =~ ^[0-9a-f]{40}$ && -f "$KREPO/objects/${sha:0:2}/${sha:2}" ]]; then
+		BASE_COMMIT=$sha
+		return 0
+	fi
+	BASE_COMMIT=$(git --git-dir="$KREPO" rev-parse -q --verify "$1^{commit}")
+}
+
 # import_pkg_version(): print the installed version of a package, or fail.
 import_pkg_version()
 {
@@ -71,7 +87,7 @@ stage_import()
 	fi
 
 	ref=$(import_ref "$pkg" "$DEB_VERSION")
-	if BASE_COMMIT=$(git --git-dir="$KREPO" rev-parse -q --verify "$ref^{commit}"); then
+	if import_commit_of "$ref"; then
 		echo "reused $ref ($BASE_COMMIT)" >> "$log"
 		IMPORT_REUSED=1
 		return 0
