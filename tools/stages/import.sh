@@ -16,15 +16,17 @@ readonly IMPORT_IDENT_NAME="bisect-check import"
 readonly IMPORT_IDENT_EMAIL="bisect-check@localhost"
 readonly IMPORT_DATE="2000-01-01T00:00:00+0000"
 
-# import_ref(): the ref that holds the import of a package version.
+# import_ref(): variable $1 = the ref that holds the import of package
+# $2's version $3.
 import_ref()
 {
-	local pkg=$1; shift
-	local ver=$1; shift
+	local -n __ir_ref=$1; shift
+	local __ir_pkg=$1; shift
+	local __ir_ver=$1; shift
 	# Debian versions may hold ':' and '~', which refs cannot.
-	ver=${ver//:/_}
-	ver=${ver//\~/_}
-	echo "refs/heads/import/$pkg/$ver"
+	__ir_ver=${__ir_ver//:/_}
+	__ir_ver=${__ir_ver//\~/_}
+	__ir_ref=refs/heads/import/$__ir_pkg/$__ir_ver
 }
 
 # import_commit_of(): BASE_COMMIT = the commit ref $1 of $KREPO names;
@@ -43,20 +45,23 @@ import_commit_of()
 	BASE_COMMIT=$(git --git-dir="$KREPO" rev-parse -q --verify "$1^{commit}")
 }
 
-# import_pkg_version(): print the installed version of a package, or fail.
+# import_pkg_version(): variable $1 = the installed version of package
+# $2; fails, leaving it empty, when it is not installed.
 import_pkg_version()
 {
-	local pkg=$1; shift
-	local file=$WORKDIR/pkg-version.$pkg v=
+	local -n __ipv_ref=$1; shift
+	local __ipv_pkg=$1; shift
+	local __ipv_file=$WORKDIR/pkg-version.$__ipv_pkg
 
+	__ipv_ref=
 	# Kept until dpkg's database changes: a rerun asks no dpkg-query.
-	if [[ -r "$file" && ! /var/lib/dpkg/status -nt "$file" ]]; then
-		IFS= read -r v < "$file"
-		[[ -n "$v" ]] && { echo "$v"; return 0; }
+	if [[ -r "$__ipv_file" && ! /var/lib/dpkg/status -nt "$__ipv_file" ]]; then
+		IFS= read -r __ipv_ref < "$__ipv_file"
+		[[ -n "$__ipv_ref" ]] && return 0
 	fi
-	v=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || return 1
-	[[ -n "$v" && -d "$WORKDIR" ]] && printf '%s\n' "$v" > "$file"
-	echo "$v"
+	__ipv_ref=$(dpkg-query -W -f='${Version}' "$__ipv_pkg" 2>/dev/null) || return 1
+	[[ -n "$__ipv_ref" && -d "$WORKDIR" ]] && printf '%s\n' "$__ipv_ref" > "$__ipv_file"
+	return 0
 }
 
 # stage_import(): make sure $KREPO holds the import of $PACKAGE; sets
@@ -70,10 +75,10 @@ stage_import()
 	local tarball=/usr/src/$pkg.tar.xz
 	local ref tmp top
 
-	DEB_VERSION=$(import_pkg_version "$pkg")
+	import_pkg_version DEB_VERSION "$pkg"
 	if [[ -z "$DEB_VERSION" || ! -r "$tarball" ]]; then
 		"$TOP/tools/deps.sh" "pkg:$pkg" >> "$log" 2>&1
-		DEB_VERSION=$(import_pkg_version "$pkg")
+		import_pkg_version DEB_VERSION "$pkg"
 	fi
 	if [[ -z "$DEB_VERSION" || ! -r "$tarball" ]]; then
 		msg "import: $pkg is not installed (no $tarball): run 'make deps' or 'apt-get install $pkg'"
@@ -86,7 +91,7 @@ stage_import()
 		git --git-dir="$KREPO" config gc.auto 0
 	fi
 
-	ref=$(import_ref "$pkg" "$DEB_VERSION")
+	import_ref ref "$pkg" "$DEB_VERSION"
 	if import_commit_of "$ref"; then
 		echo "reused $ref ($BASE_COMMIT)" >> "$log"
 		IMPORT_REUSED=1
