@@ -41,22 +41,31 @@ prune_runs()
 	local workdir=$1; shift
 	local keep=$1; shift
 	local -A pinned=()
+	local -a old=()
 	local l dir n=0
 
 	[[ -d "$workdir/runs" ]] || return 0
-	# Pinned by name: a link may be relative or go through other links.
+	# Pinned by name: a link may be relative or go through other links
+	# (resolved without a fork each where cache.sh is loaded: a
+	# WORKDIR has a last-run link per series and version).
 	for l in "$workdir/runs/latest" "$workdir"/last-run/*; do
 		[[ -L "$l" ]] || continue
-		dir=$(readlink -f "$l") && pinned[${dir##*/}]=1
+		if declare -F real_path > /dev/null; then
+			real_path dir "$l" 2> /dev/null
+		else
+			dir=$(readlink -f "$l")
+		fi
+		[[ -n "$dir" ]] && pinned[${dir##*/}]=1
 	done
 	while IFS= read -r dir; do
 		[[ -n "$dir" ]] || continue
 		n=$((n + 1))
 		((n <= keep)) && continue
 		[[ -n "${pinned[${dir##*/}]:-}" ]] && continue
-		rm -rf -- "$dir"
+		old+=("$dir")
 	done < <(find "$workdir/runs" -mindepth 1 -maxdepth 1 -type d -printf '%T@ %p\n' |
 		 sort -rn | cut -d' ' -f2-)
+	((${#old[@]} == 0)) || rm -rf -- "${old[@]}"
 }
 
 # prune_unused(): remove the entries matching $3 at depth $2 under

@@ -26,7 +26,7 @@ present()
 	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
 }
 
-t_plan 21
+t_plan 22
 
 # 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
 for i in $(seq -w 1 25); do
@@ -89,4 +89,19 @@ t_eq "nothing outside WORKDIR is touched" keep "$(cat "$OUTSIDE/precious" 2>&1)"
 t_eq "an absent WORKDIR is nothing to do" 0 \
 	"$(bash "$T_TOP/tools/prune.sh" "$T_TMP/none" > /dev/null 2>&1; echo $?)"
 
+# At the end of a run (cache.sh loaded) the links resolve through
+# real_path: a relative one pins its run, a dangling one nothing.
+W2=$T_TMP/workdir2
+for i in 1 2 3 4 5 6; do
+	aged "$W2/runs/2026110$i-0$i" "$((30 - i))"
+done
+ln -sfn 20261106-06 "$W2/runs/latest"
+mkdir -p "$W2/last-run"
+ln -sfn ../runs/20261102-02 "$W2/last-run/relative"
+ln -sfn "$W2/runs/none" "$W2/last-run/dangling"
+bash -c '. "$1/tools/lib.sh" && . "$1/tools/cache.sh" && . "$1/tools/prune.sh" &&
+	WORKDIR=$2 prune_runs "$2" 2' prune "$T_TOP" "$W2"
+t_eq "sourced with cache.sh: the newest 2 runs and the pinned one stay" \
+	"20261102-02 20261105-05 20261106-06" \
+	"$(cd "$W2/runs" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | xargs)"
 t_done
