@@ -62,15 +62,6 @@ struct set {
 	size_t cap, nr;
 };
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 static size_t set_slot(char **keys, size_t cap, const char *key)
 {
 	size_t i = str_hash(key) & (cap - 1);

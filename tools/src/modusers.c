@@ -177,18 +177,9 @@ struct map {
 	size_t cap, nr;
 };
 
-static size_t hash(const char *s)
-{
-	size_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 static size_t map_slot(const struct map *m, const char *key)
 {
-	size_t i = hash(key) & (m->cap - 1);
+	size_t i = str_hash(key) & (m->cap - 1);
 
 	while (m->keys[i] && strcmp(m->keys[i], key))
 		i = (i + 1) & (m->cap - 1);

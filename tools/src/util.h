@@ -55,6 +55,16 @@ static inline char *xstrndup(const char *s, size_t n)
 	return d;
 }
 
+/* FNV-1a of the string @s: the hash of our open-addressing sets. */
+static inline size_t str_hash(const char *s)
+{
+	size_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
 static inline char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
