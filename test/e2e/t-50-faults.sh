@@ -709,7 +709,7 @@ case_warn()
 	t_grep "warn: the failed boot still names the kernel it proved" \
 		"^1	$E2E_TARGET	boot	FAIL	[0-9]+	warning, booted #[0-9a-f]{12} " \
 		"$F_RUN/cells.tsv"
-	t_eq "warn: step 1 tests pass" "ok 8/8 as declared" "$(f_cell "$F_RUN" 1 tests)"
+	t_eq "warn: step 1 tests pass" "ok 9/9 as declared" "$(f_cell "$F_RUN" 1 tests)"
 	t_grep "warn: details quote the WARNING line" \
 		'WARNING: .*data_breakpoint' "$F_RUN/details/1-$E2E_TARGET-boot.txt"
 	t_grep "warn: details say what to do" '^next: ' "$F_RUN/details/1-$E2E_TARGET-boot.txt"

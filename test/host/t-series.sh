@@ -86,7 +86,7 @@ if [[ ! -x "$SERIES" ]]; then
 	exit 2
 fi
 
-t_plan 335
+t_plan 336
 
 # ---- valid series ----
 
@@ -940,5 +940,17 @@ t_eq "missing series file: exit 2, cannot open" \
 run_in "$T_TMP" copy
 t_eq "directory as series file: exit 2, cannot open" \
 	"2 copy: error: cannot open: Is a directory" "$RC $(< "$ERR")"
+
+# The fault fixtures that build ask for the series' kernel options: the
+# same guest options, so that their builds share the series' build dirs
+# (a fixture of other options is a cold build of every target it names,
+# minutes each, in a make check from an empty WORKDIR).
+want=$("$SERIES" "$T_TOP/series.yaml" | grep '^kconfig' | sort)
+bad=
+for f in "$T_TOP"/test/fixtures/faults/*.yaml "$T_TOP/test/series/v1.yaml"; do
+	"$SERIES" "$f" > "$T_TMP/fixture.out" 2> /dev/null || continue
+	[[ "$(grep '^kconfig' "$T_TMP/fixture.out" | sort)" == "$want" ]] || bad+=" ${f#"$T_TOP"/}"
+done
+t_eq "every valid fault fixture has series.yaml's guest options" "" "$bad"
 
 t_done
