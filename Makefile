@@ -36,14 +36,14 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Werror
 BIN     := tools/bin
-HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report $(BIN)/findings $(BIN)/tags $(BIN)/cacheio $(BIN)/hangsym $(BIN)/distlog $(BIN)/modusers $(BIN)/kdeps $(BIN)/abi $(BIN)/b4prep
+HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report $(BIN)/findings $(BIN)/tags $(BIN)/cacheio $(BIN)/hangsym $(BIN)/distlog $(BIN)/modusers $(BIN)/kdeps $(BIN)/abi $(BIN)/b4prep $(BIN)/globals
 # The guest runner of the host's arch; boot.sh makes the others with the
 # arch's GUEST_CC (tools/arch.tsv) as a target needs them.
 GUEST_PROGS := $(BIN)/guest-runner-x86_64
 GUEST_CC ?= cc
 # The host programs again, with ASan and UBSan, for the host tests.
 SAN_BIN := $(BIN)/san
-SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report $(SAN_BIN)/findings $(SAN_BIN)/tags $(SAN_BIN)/cacheio $(SAN_BIN)/hangsym $(SAN_BIN)/distlog $(SAN_BIN)/modusers $(SAN_BIN)/kdeps $(SAN_BIN)/abi $(SAN_BIN)/b4prep
+SAN_PROGS := $(SAN_BIN)/series $(SAN_BIN)/triage $(SAN_BIN)/report $(SAN_BIN)/findings $(SAN_BIN)/tags $(SAN_BIN)/cacheio $(SAN_BIN)/hangsym $(SAN_BIN)/distlog $(SAN_BIN)/modusers $(SAN_BIN)/kdeps $(SAN_BIN)/abi $(SAN_BIN)/b4prep $(SAN_BIN)/globals
 SAN_CFLAGS := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 
@@ -125,7 +125,8 @@ test-host: tools tools-san ## only the host-side tests on fixtures (fast)
 	$(Q)tools/deps.sh lint
 	$(Q)test/run.sh host
 
-lint: ## shellcheck -x and checkpatch --no-tree -f on our C
+# globals: the ratchet of tools/globals.baseline (tools/lint.sh).
+lint: deps-tools $(BIN)/globals ## shellcheck -x, checkpatch --no-tree -f on our C, no new globals
 	$(Q)tools/deps.sh lint
 	$(Q)tools/lint.sh
 
