@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # lint.sh - lint this repository: shellcheck -x on every shell script and
-# the kernel's checkpatch.pl --no-tree -f --strict on every C file. Prints
-# KTAP, one result per file; exits 1 when any file has findings.
+# the kernel's checkpatch.pl --no-tree -f --strict on every C file, one
+# result per file; then that the stage programs source only what their
+# key covers, and that no new upper-case variable goes from one shell
+# file to another (globals, issue 23). Prints KTAP; exits 1 when anything
+# has findings.
 #
 # checkpatch.pl comes from the imported Debian tree (or its tarball) of
 # one kernel, the series' base: whichever other linux-source is installed
@@ -41,11 +44,64 @@ fetch_checkpatch()
 	chmod +x "$CPDIR/scripts/checkpatch.pl"
 }
 
-# shell_files(): every tracked shell script (by extension or shebang).
+# shell_files(): every tracked shell script of repository $1 (by
+# extension or shebang), relative to it.
 shell_files()
 {
-	git -C "$TOP" ls-files -z | xargs -0 -r grep -lIE '^#!.*\b(ba)?sh\b' -- 2>/dev/null
-	git -C "$TOP" ls-files '*.sh'
+	local top=$1; shift
+
+	(cd "$top" && git ls-files -z | xargs -0 -r grep -lIE '^#!.*\b(ba)?sh\b' -- 2>/dev/null)
+	git -C "$top" ls-files '*.sh'
+}
+
+# globals_check(): the ratchet of issue 23 on repository $1, with the
+# program $2 (tools/bin/globals): the upper-case variables that one of
+# its shell files sets and another reads, but the settings of
+# tools/lib.sh's defaults block (its ': "${NAME:=...}"' lines, README
+# "Settings"), against tools/globals.baseline, which only shrinks. Prints
+# one line for each name not in the baseline and for each baseline name
+# that is no such variable any more; 1 when there is any.
+globals_check()
+{
+	local top=$1; shift
+	local prog=$1; shift
+	local baseline=tools/globals.baseline
+	local name set read bad=0 out defaults files
+	local -A listed=() found=() setting=()
+
+	mapfile -t files < <(shell_files "$top" | sort -u)
+	defaults=$(cd "$top" && "$prog" --defaults tools/lib.sh) || {
+		echo "$prog --defaults tools/lib.sh failed"
+		return 1
+	}
+	for name in $defaults; do
+		setting[$name]=1
+	done
+	out=$(cd "$top" && "$prog" "${files[@]}") || {
+		echo "$prog on the shell files failed"
+		return 1
+	}
+	if [[ -r "$top/$baseline" ]]; then
+		while read -r name _; do
+			[[ -z "$name" || "$name" == \#* ]] || listed[$name]=1
+		done < "$top/$baseline"
+	fi
+	while IFS=$'\t' read -r name set read; do
+		[[ -n "$name" && -z "${setting[$name]:-}" ]] || continue
+		found[$name]=1
+		[[ -n "${listed[$name]:-}" ]] && continue
+		echo "$name: set in ${set//,/ }; read in ${read//,/ }; a new global:" \
+			"pass it to what reads it as an argument or an inputs-file field" \
+			"($baseline only shrinks)"
+		bad=1
+	done <<< "$out"
+	for name in $(printf '%s\n' "${!listed[@]}" | sort); do
+		[[ -n "${found[$name]:-}" ]] && continue
+		echo "$name: no longer set in one file and read in another:" \
+			"remove it from $baseline (the list only shrinks)"
+		bad=1
+	done
+	((bad == 0))
 }
 
 # program_sources(): for each stage program of tools/stages.tsv (runs
@@ -76,11 +132,12 @@ main()
 	local f n=0 bad=0 out files c_files
 
 	command -v shellcheck >/dev/null || die "shellcheck not found: run 'make deps'"
+	[[ -x "$TOP/tools/bin/globals" ]] || die "tools/bin/globals not found: run 'make tools'"
 	fetch_checkpatch
-	mapfile -t files < <(shell_files | sort -u)
+	mapfile -t files < <(shell_files "$TOP" | sort -u)
 	mapfile -t c_files < <(git -C "$TOP" ls-files '*.c' '*.h')
 	echo "KTAP version 1"
-	echo "1..$((${#files[@]} + ${#c_files[@]} + 1))"
+	echo "1..$((${#files[@]} + ${#c_files[@]} + 2))"
 	for f in "${files[@]}"; do
 		n=$((n + 1))
 		if out=$(cd "$TOP" && shellcheck -x "$f" 2>&1); then
@@ -112,6 +169,14 @@ main()
 		echo "not ok $n stage programs source only what their key covers"
 		bad=$((bad + 1))
 	fi
+	n=$((n + 1))
+	if out=$(globals_check "$TOP" "$TOP/tools/bin/globals"); then
+		echo "ok $n globals"
+	else
+		printf '# %s\n' "${out//$'\n'/$'\n'# }"
+		echo "not ok $n globals"
+		bad=$((bad + 1))
+	fi
 	echo "# Totals: pass:$((n - bad)) fail:$bad xfail:0 xpass:0 skip:0 error:0"
 	((bad == 0))
 }
@@ -122,5 +187,11 @@ if [[ "${1:-}" == --checkpatch ]]; then
 	fetch_checkpatch
 	echo "$CPDIR/scripts"
 	exit 0
+fi
+# --globals [REPO [PROGRAM]]: only the globals check, of REPO (this
+# one) with PROGRAM (tools/bin/globals); its findings, exit 1 with any.
+if [[ "${1:-}" == --globals ]]; then
+	globals_check "${2:-$TOP}" "${3:-$TOP/tools/bin/globals}"
+	exit $?
 fi
 main "$@"; exit $?
