@@ -1,0 +1,306 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-globals.sh - tests of tools/bin/globals (issue 23) on shell files
+# written here: function-local names against global ones, each form of a
+# set and of a read, what is skipped (comments, single quotes, quoted
+# here-documents) and what is not (double quotes, unquoted ones), bash's
+# own names, --count, --defaults, usage and I/O errors; then the ratchet
+# of tools/lint.sh --globals on a small repository: a new name fails, a
+# stale baseline line fails, the defaults and a clean baseline pass.
+
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+GL=$T_BIN/globals
+D=$T_TMP/d
+mkdir -p "$D"
+
+t_plan 24
+
+# names(): the names globals prints for files $@ (in $D), one line.
+names()
+{
+	(cd "$D" && "$GL" "$@") | cut -f 1 | xargs
+}
+
+# line(): globals' line of name $1 for files $2... (in $D).
+line()
+{
+	local name=$1; shift
+	(cd "$D" && "$GL" "$@") | awk -F'\t' -v n="$name" '$1 == n'
+}
+
+# A library with functions: what a function declares local is its own.
+cat > "$D/lib.sh" <<'FIXTURE'
+G_TOP=1
+f()
+{
+	local L_ONE=1 L_TWO L_FOR L_PRINTF L_RD
+	L_ONE=2
+	L_TWO=3
+	declare L_DECL=4
+	declare -g G_DECLG=5
+	G_FN=6
+	read -r L_RD
+	for L_FOR in a; do :; done
+	printf -v L_PRINTF '%s' "$L_ONE"
+	local -n L_REF=G_TARGET
+	if true; then
+		{ G_NESTED=7; }
+	fi
+	echo "$L_ONE $L_TWO $L_DECL $L_RD $L_FOR $L_PRINTF $L_REF"
+}
+function g {
+	local -a L_ARR=()
+	L_ARR+=(x)
+	G_AFTER_LOCAL_IN_F=8
+	L_READ=9
+}
+h() {
+	local L_G
+	(( L_G++ ))
+}
+k() { G_K=10; }
+L_TWO=top
+FIXTURE
+cat > "$D/user.sh" <<'FIXTURE'
+echo "$G_TOP $G_DECLG $G_FN $G_TARGET $G_NESTED $G_AFTER_LOCAL_IN_F $G_K"
+echo "$L_ONE $L_DECL $L_READ $L_RD $L_FOR $L_PRINTF $L_REF $L_ARR $L_G $L_TWO"
+FIXTURE
+t_eq "function-local names are the function's; the others global" \
+	"G_AFTER_LOCAL_IN_F G_DECLG G_FN G_K G_NESTED G_TARGET G_TOP L_READ L_TWO" \
+	"$(names lib.sh user.sh)"
+cat > "$D/self.sh" <<'FIXTURE'
+G_TOP=2
+echo "$G_TOP"
+FIXTURE
+t_eq "the files that set it, those that read it, each sorted" \
+	"$(printf 'G_TOP\tlib.sh,self.sh\tself.sh,user.sh')" "$(line G_TOP user.sh self.sh lib.sh)"
+t_eq "a name set and read in one file alone is not printed" "" \
+	"$(names lib.sh)"
+
+# Each form of a set.
+cat > "$D/sets.sh" <<'FIXTURE'
+S_ASSIGN=1
+S_APPEND+=x
+S_ELEM[3]=y
+S_ELEM2[$i + 1]=y
+S_PREFIX=1 S_PREFIX2=2 cmd arg NOT_ARG=3
+export S_EXPORT=1
+readonly S_RO=1
+declare -x S_DECL=1 S_DECL2
+typeset -i S_TYPESET=1
+local S_LOCALTOP=1
+read -r S_READ1 S_READ2 < /dev/null
+read -ra S_ARR_READ <<< "x"
+IFS=: read -r -d '' -a S_ARR2 S_READ3
+while IFS= read -r S_READ4; do :; done < file
+printf -v S_PRINTF '%s' x
+printf -vS_PRINTF2 x
+mapfile -t S_MAPFILE < file
+readarray -d '' S_READARRAY < file
+for S_FOR in a b; do :; done
+: "${S_DEFAULT:=1}"
+echo "${S_DEFAULT2=1}"
+(( S_ARITH = 1 ))
+(( S_INC++ ))
+x=$(( S_CMPD += 2 ))
+exec {S_FD}> file
+declare -n S_REF=S_TARGET
+setsid env -u X S_ENV=1 cmd
+S_ARRAY=(a "b" $(c))
+if [[ -n $x ]]; then S_IN_IF=1; fi
+echo ok && S_AFTER_AND=1
+FIXTURE
+cat > "$D/reads-all.sh" <<'FIXTURE'
+echo $S_ASSIGN $S_APPEND $S_ELEM $S_ELEM2 $S_PREFIX $S_PREFIX2 $NOT_ARG $S_EXPORT $S_RO
+echo $S_DECL $S_DECL2 $S_TYPESET $S_LOCALTOP $S_READ1 $S_READ2 $S_ARR_READ $S_ARR2 $S_READ3
+echo $S_READ4 $S_PRINTF $S_PRINTF2 $S_MAPFILE $S_READARRAY $S_FOR $S_DEFAULT $S_DEFAULT2
+echo $S_ARITH $S_INC $S_CMPD $S_FD $S_REF $S_TARGET $S_ENV $S_ARRAY $S_IN_IF $S_AFTER_AND
+FIXTURE
+t_eq "every form of a set" \
+	"S_AFTER_AND S_APPEND S_ARITH S_ARR2 S_ARRAY S_ARR_READ S_ASSIGN S_CMPD S_DECL S_DECL2 S_DEFAULT S_DEFAULT2 S_ELEM S_ELEM2 S_ENV S_EXPORT S_FD S_FOR S_INC S_IN_IF S_LOCALTOP S_MAPFILE S_PREFIX S_PREFIX2 S_PRINTF S_PRINTF2 S_READ1 S_READ2 S_READ3 S_READ4 S_READARRAY S_REF S_RO S_TARGET S_TYPESET" \
+	"$(names sets.sh reads-all.sh)"
+t_eq "a compound assignment, ++, \${X:=} and a nameref's target read too" \
+	"$(printf 'S_CMPD\tsets.sh\treads-all.sh,sets.sh')" "$(line S_CMPD sets.sh reads-all.sh)"
+t_eq "a plain arithmetic assignment does not read" \
+	"$(printf 'S_ARITH\tsets.sh\treads-all.sh')" "$(line S_ARITH sets.sh reads-all.sh)"
+
+# Each form of a read, of names another file sets.
+sed -E 's/^([A-Z_]+)$/\1=1/' > "$D/writer.sh" <<'FIXTURE'
+R_PLAIN
+R_BRACE
+R_LEN
+R_IND
+R_DEF
+R_ARR
+R_IDX
+R_SUB
+R_ARITH
+R_CMDARITH
+R_OFF
+R_STR
+R_SUBSCR
+R_NESTED
+R_BQ
+R_HEREDOC
+R_KEY
+R_EXPORTED
+R_CASE
+R_PAT
+R_DQ_SQ
+R_PROC
+R_IN_ARR
+R_FOR_ARITH
+R_TEST
+FIXTURE
+cat > "$D/reads.sh" <<'FIXTURE'
+echo $R_PLAIN ${R_BRACE} ${#R_LEN} ${!R_IND} ${x:-${R_DEF:-y}}
+echo "${R_ARR[@]}" "${a[R_IDX]}" "${R_SUB[0]}"
+echo $(( R_ARITH + 1 ))
+(( R_CMDARITH > 0 )) && echo "${s:R_OFF:2}" "${R_STR: -1}"
+x[R_SUBSCR]=1
+echo "$(echo "$R_NESTED")" `echo $R_BQ`
+cat <<EOF
+text $R_HEREDOC
+EOF
+declare -A assoc=()
+assoc[R_KEY]=1
+echo "${assoc[R_KEY]}"
+export R_EXPORTED
+case $R_CASE in
+"$R_PAT") echo in ;;
+*) ;;
+esac
+echo "'$R_DQ_SQ'"
+diff <(echo "$R_PROC") /dev/null
+a=(x "$R_IN_ARR")
+for ((i = 0; i < R_FOR_ARITH; i++)); do :; done
+[[ -n $R_TEST ]]
+FIXTURE
+t_eq "every form of a read; an associative array's keys are no names" \
+	"R_ARITH R_ARR R_BQ R_BRACE R_CASE R_CMDARITH R_DEF R_DQ_SQ R_EXPORTED R_FOR_ARITH R_HEREDOC R_IDX R_IND R_IN_ARR R_LEN R_NESTED R_OFF R_PAT R_PLAIN R_PROC R_STR R_SUB R_SUBSCR R_TEST" \
+	"$(names writer.sh reads.sh)"
+
+# What is skipped, and that the scan goes on after it.
+sed -E 's/^([A-Z_]+)$/\1=1/' > "$D/qwriter.sh" <<'FIXTURE'
+Q_COMMENT
+Q_SINGLE
+Q_ANSI
+Q_ESCAPED
+Q_QHEREDOC
+Q_QHEREDOC2
+Q_QHEREDOC3
+Q_TABHEREDOC
+Q_INDQ
+Q_AFTER
+Q_WORD_HASH
+Q_DQ_ESC
+FIXTURE
+cat > "$D/quotes.sh" <<'FIXTURE'
+# $Q_COMMENT
+echo '$Q_SINGLE' # "$Q_COMMENT"
+echo $'$Q_ANSI\' $Q_ANSI'
+echo "\$Q_ESCAPED"
+cat <<'EOF2'
+$Q_QHEREDOC "
+EOF2
+cat << "EOF2"
+$Q_QHEREDOC2 '
+EOF2
+cat <<\EOF2; echo "$Q_WORD_HASH"a#b
+$Q_QHEREDOC3 `
+EOF2
+	cat <<-EOF2
+	$Q_TABHEREDOC
+	EOF2
+echo "'$Q_INDQ'" "\\$Q_DQ_ESC"
+echo "$Q_AFTER"
+FIXTURE
+t_eq "comments, single quotes, quoted here-documents skipped; the rest read" \
+	"Q_AFTER Q_DQ_ESC Q_INDQ Q_TABHEREDOC Q_WORD_HASH" "$(names qwriter.sh quotes.sh)"
+
+# Bash's own names, lower-case names and one-letter ones are not looked at.
+cat > "$D/env-set.sh" <<'FIXTURE'
+PATH=/x IFS=: HOME=/h LC_ALL=C XDG_CACHE_HOME=/c BASH_XTRACEFD=3 TMPDIR=/t
+lower=1 A=1 _=1
+OK_NAME=1
+FIXTURE
+cat > "$D/env-read.sh" <<'FIXTURE'
+echo "$PATH $IFS $HOME $LC_ALL $XDG_CACHE_HOME $BASH_XTRACEFD $TMPDIR $lower $A $OK_NAME"
+FIXTURE
+t_eq "bash's and the environment's names, lower-case and one-letter ones ignored" \
+	"OK_NAME" "$(names env-set.sh env-read.sh)"
+
+t_eq "--count: the number of names alone" 9 "$(cd "$D" && "$GL" --count lib.sh user.sh)"
+
+# --defaults: the : "${X:=...}" commands outside functions.
+cat > "$D/defaults.sh" <<'FIXTURE'
+: "${D_ONE:=1}"
+: ${D_TWO:=2}
+: "${D_THREE=3}"
+echo "${D_NOT_COLON:=4}"
+x=${D_NOT_CMD:=5}
+f()
+{
+	: "${D_IN_FUNC:=6}"
+}
+: "${D_ALT:-7}"
+echo "$(: "${D_IN_SUBST:=8}")"
+FIXTURE
+t_eq "--defaults: the file's own : \"\${X:=}\" commands" "D_ONE D_THREE D_TWO" \
+	"$(cd "$D" && "$GL" --defaults defaults.sh | xargs)"
+
+# Usage and I/O errors: exit 2, saying what.
+t_rc "no FILE: exit 2" 2 "$GL"
+t_grep "no FILE: the message" '^globals: error: no FILE' "$T_OUT"
+t_rc "an unknown option: exit 2" 2 "$GL" --frob "$D/lib.sh"
+t_grep "an unknown option: named" '^globals: error: --frob: unknown option' "$T_OUT"
+t_rc "a missing file: exit 2" 2 "$GL" "$D/lib.sh" "$D/missing.sh"
+t_grep "a missing file: named" "^globals: error: cannot open $D/missing.sh: " "$T_OUT"
+
+# Nesting deeper than the scanner's stack, unterminated quotes and
+# here-documents, binary bytes: an end, exit 0.
+# shellcheck disable=SC2016  # the fixture's text
+{
+	printf 'X_DEEP=1\n'
+	for _ in $(seq 300); do printf '"$(${X_DEEP:-'; done
+	printf '\n\x00\xff"unterminated $X_DEEP\n'
+	printf 'cat <<E\n$X_DEEP\n'
+} > "$D/deep.sh"
+t_rc "deep nesting, NUL bytes, unterminated: exit 0" 0 "$GL" "$D/deep.sh" "$D/user.sh"
+
+# The ratchet of tools/lint.sh --globals, on a repository of its own.
+R=$T_TMP/repo
+mkdir -p "$R/tools"
+git -C "$R" init -q
+cat > "$R/tools/lib.sh" <<'FIXTURE'
+: "${WORKDIR:=/w}"
+: "${JOBS:=1}"
+TOP_DIR=/top
+FIXTURE
+cat > "$R/tools/a.sh" <<'FIXTURE'
+X_NEW=1
+echo "$TOP_DIR $WORKDIR $JOBS"
+FIXTURE
+cat > "$R/tools/b.sh" <<'FIXTURE'
+echo "$X_NEW $TOP_DIR $WORKDIR"
+FIXTURE
+printf '# Only shrinks.\nTOP_DIR\n' > "$R/tools/globals.baseline"
+git -C "$R" add . || exit 1
+
+t_rc "a new name: lint fails" 1 "$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+t_grep "a new name: which, where set and read, what to do" \
+	'^X_NEW: set in tools/a.sh; read in tools/b.sh; .*argument.*inputs-file field' "$T_OUT"
+t_nogrep "the defaults of tools/lib.sh are not globals" 'WORKDIR|JOBS|TOP_DIR' "$T_OUT"
+
+printf '# Only shrinks.\nTOP_DIR\nX_NEW\nX_GONE\n' > "$R/tools/globals.baseline"
+t_rc "a stale baseline line: lint fails" 1 "$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+t_grep "a stale baseline line: remove it" \
+	'X_GONE: .*remove it from tools/globals.baseline.*only shrinks' "$T_OUT"
+
+printf '# Only shrinks.\nTOP_DIR\nX_NEW\n' > "$R/tools/globals.baseline"
+t_rc "the baseline as it is: lint passes" 0 "$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+
+t_done
