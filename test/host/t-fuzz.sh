@@ -17,7 +17,7 @@ RUN=$T_TMP/run
 # The exit codes each program documents (its usage or top comment).
 declare -A RCS=(
 	[abi]="0 1 2" [b4prep]="0 1 2" [cacheio]="0 2" [distlog]="0 2" [findings]="0 1 2"
-	[hangsym]="0 1 2" [modusers]="0 2" [report]="0 1 2" [series]="0 2"
+	[globals]="0 2" [hangsym]="0 1 2" [modusers]="0 2" [report]="0 1 2" [series]="0 2"
 	[tags]="0 1 2" [triage]="0 1 2"
 )
 
@@ -184,7 +184,7 @@ done
 mapfile -t CASES < <(printf '%s\n' "${CASES[@]}" | sort)
 
 t_plan $((${#CASES[@]} + 1))
-t_eq "every program has fuzz cases" "abi b4prep cacheio distlog findings hangsym modusers report series tags triage" \
+t_eq "every program has fuzz cases" "abi b4prep cacheio distlog findings globals hangsym modusers report series tags triage" \
 	"$(printf '%s\n' "${CASES[@]}" | cut -d ' ' -f 1 | sort -u | xargs)"
 for c in "${CASES[@]}"; do
 	check "${c%% *}" "${c#* }"
