@@ -16,7 +16,7 @@ GL=$T_BIN/globals
 D=$T_TMP/d
 mkdir -p "$D"
 
-t_plan 24
+t_plan 26
 
 # names(): the names globals prints for files $@ (in $D), one line.
 names()
@@ -75,10 +75,15 @@ cat > "$D/self.sh" <<'FIXTURE'
 G_TOP=2
 echo "$G_TOP"
 FIXTURE
-t_eq "the files that set it, those that read it, each sorted" \
-	"$(printf 'G_TOP\tlib.sh,self.sh\tself.sh,user.sh')" "$(line G_TOP user.sh self.sh lib.sh)"
+t_eq "the files that set it, those that read it without setting it, each sorted" \
+	"$(printf 'G_TOP\tlib.sh,self.sh\tuser.sh')" "$(line G_TOP user.sh self.sh lib.sh)"
 t_eq "a name set and read in one file alone is not printed" "" \
 	"$(names lib.sh)"
+t_eq "a name each file sets and reads itself is each file's own: not printed" "" \
+	"$(names self.sh self.sh)"
+cp "$D/self.sh" "$D/self2.sh"
+t_eq "two files that each set and read their own: not printed" "" \
+	"$(names self.sh self2.sh)"
 
 # Each form of a set.
 cat > "$D/sets.sh" <<'FIXTURE'
@@ -123,7 +128,7 @@ t_eq "every form of a set" \
 	"S_AFTER_AND S_APPEND S_ARITH S_ARR2 S_ARRAY S_ARR_READ S_ASSIGN S_CMPD S_DECL S_DECL2 S_DEFAULT S_DEFAULT2 S_ELEM S_ELEM2 S_ENV S_EXPORT S_FD S_FOR S_INC S_IN_IF S_LOCALTOP S_MAPFILE S_PREFIX S_PREFIX2 S_PRINTF S_PRINTF2 S_READ1 S_READ2 S_READ3 S_READ4 S_READARRAY S_REF S_RO S_TARGET S_TYPESET" \
 	"$(names sets.sh reads-all.sh)"
 t_eq "a compound assignment, ++, \${X:=} and a nameref's target read too" \
-	"$(printf 'S_CMPD\tsets.sh\treads-all.sh,sets.sh')" "$(line S_CMPD sets.sh reads-all.sh)"
+	"$(printf 'S_CMPD\tsets.sh\treads-all.sh')" "$(line S_CMPD sets.sh reads-all.sh)"
 t_eq "a plain arithmetic assignment does not read" \
 	"$(printf 'S_ARITH\tsets.sh\treads-all.sh')" "$(line S_ARITH sets.sh reads-all.sh)"
 

@@ -1456,21 +1456,43 @@ static void print_files(size_t i, size_t e)
 			printf("%s%s", k == i ? "" : ",", uses[k].file);
 }
 
-/* The number of distinct files of uses[@i..@e) (sorted). */
-static size_t nr_files(size_t i, size_t e)
+/* Whether file @file is among those of uses[@i..@e). */
+static int file_in(size_t i, size_t e, const char *file)
 {
-	size_t k, n = 0;
+	size_t k;
 
 	for (k = i; k < e; k++)
-		if (k == i || strcmp(uses[k].file, uses[k - 1].file))
-			n++;
-	return n;
+		if (!strcmp(uses[k].file, file))
+			return 1;
+	return 0;
 }
 
-/* Print the names set in one file and read in another; their count. */
+/* Print the files of uses[@r..@j) (reads, sorted) that are not among the
+ * setting files uses[@i..@r), comma separated.
+ */
+static void print_foreign(size_t i, size_t r, size_t j)
+{
+	size_t k;
+	int first = 1;
+
+	for (k = r; k < j; k++) {
+		if (k > r && !strcmp(uses[k].file, uses[k - 1].file))
+			continue;
+		if (file_in(i, r, uses[k].file))
+			continue;
+		printf("%s%s", first ? "" : ",", uses[k].file);
+		first = 0;
+	}
+}
+
+/* Print the names set in one file and read in another that does not set
+ * them itself (a file that sets and reads a name of its own, as many a
+ * test does, has its own variable of that name); their count.
+ */
 static size_t report(int print)
 {
-	size_t i, j, r, n = 0;
+	size_t i, j, r, k, n = 0;
+	int foreign;
 
 	if (nuses)
 		qsort(uses, nuses, sizeof(*uses), by_use);
@@ -1481,8 +1503,10 @@ static size_t report(int print)
 			;
 		if (r == i || j == r)
 			continue;
-		if (nr_files(i, r) == 1 && nr_files(r, j) == 1 &&
-		    !strcmp(uses[i].file, uses[r].file))
+		foreign = 0;
+		for (k = r; k < j && !foreign; k++)
+			foreign = !file_in(i, r, uses[k].file);
+		if (!foreign)
 			continue;
 		n++;
 		if (!print)
@@ -1490,7 +1514,7 @@ static size_t report(int print)
 		printf("%s\t", uses[i].name);
 		print_files(i, r);
 		putchar('\t');
-		print_files(r, j);
+		print_foreign(i, r, j);
 		putchar('\n');
 	}
 	return n;
