@@ -77,61 +77,6 @@
 #define MAX_DELIM	256	/* bytes of a here-document's delimiter */
 #define MAX_SUBSCRIPT	256	/* bytes looked at for NAME[...]= */
 
-/* A set of strings: open addressing, FNV-1a. */
-struct set {
-	char **keys;
-	size_t cap, nr;
-};
-
-static size_t set_slot(char **keys, size_t cap, const char *key)
-{
-	size_t i = str_hash(key) & (cap - 1);
-
-	while (keys[i] && strcmp(keys[i], key))
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-static int set_has(const struct set *s, const char *key)
-{
-	return s->cap && s->keys[set_slot(s->keys, s->cap, key)];
-}
-
-/* Add a copy of @key to @s, unless it is there. */
-static void set_add(struct set *s, const char *key)
-{
-	char **keys;
-	size_t i, cap;
-
-	if (set_has(s, key))
-		return;
-	if (2 * (s->nr + 1) > s->cap) {
-		if (s->cap > SIZE_MAX / 4 / sizeof(*keys))
-			die("out of memory");
-		cap = s->cap ? 2 * s->cap : 16;
-		keys = xrealloc(NULL, cap * sizeof(*keys));
-		memset(keys, 0, cap * sizeof(*keys));
-		for (i = 0; i < s->cap; i++)
-			if (s->keys[i])
-				keys[set_slot(keys, cap, s->keys[i])] = s->keys[i];
-		free(s->keys);
-		s->keys = keys;
-		s->cap = cap;
-	}
-	s->keys[set_slot(s->keys, s->cap, key)] = xstrdup(key);
-	s->nr++;
-}
-
-static void set_free(struct set *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->cap; i++)
-		free(s->keys[i]);
-	free(s->keys);
-	memset(s, 0, sizeof(*s));
-}
-
 /* The variables of bash and of the environment: never ours. */
 static const char * const builtin_names[] = {
 	"BASH", "BASHOPTS", "BASHPID", "CDPATH", "CI", "COLUMNS", "DISPLAY",

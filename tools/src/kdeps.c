@@ -56,47 +56,6 @@
 #define UTIL_ERROR KDEPS_ERROR
 #include "util.h"
 
-/* A set of strings: open addressing, FNV-1a. */
-struct set {
-	char **keys;
-	size_t cap, nr;
-};
-
-static size_t set_slot(char **keys, size_t cap, const char *key)
-{
-	size_t i = str_hash(key) & (cap - 1);
-
-	while (keys[i] && strcmp(keys[i], key))
-		i = (i + 1) & (cap - 1);
-	return i;
-}
-
-/* Add a copy of @key to @s; returns 0 when it was there already. */
-static int set_add(struct set *s, const char *key)
-{
-	char **keys;
-	size_t i, cap;
-
-	if (s->cap && s->keys[set_slot(s->keys, s->cap, key)])
-		return 0;
-	if (2 * (s->nr + 1) > s->cap) {
-		if (s->cap > SIZE_MAX / 4 / sizeof(*keys))
-			die("out of memory");
-		cap = s->cap ? 2 * s->cap : 64;
-		keys = xrealloc(NULL, cap * sizeof(*keys));
-		memset(keys, 0, cap * sizeof(*keys));
-		for (i = 0; i < s->cap; i++)
-			if (s->keys[i])
-				keys[set_slot(keys, cap, s->keys[i])] = s->keys[i];
-		free(s->keys);
-		s->keys = keys;
-		s->cap = cap;
-	}
-	s->keys[set_slot(s->keys, s->cap, key)] = xstrdup(key);
-	s->nr++;
-	return 1;
-}
-
 static const char *objtree;
 /* The tree as given and as its real path, each with a '/' at its end. */
 static char *src_given, *src_real;

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,62 @@ static inline size_t str_hash(const char *s)
 static inline char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
+}
+
+/* A set of strings (copies): open addressing, FNV-1a, zero-initialised. */
+struct set {
+	char **keys;
+	size_t cap, nr;
+};
+
+static inline size_t set_slot(char **keys, size_t cap, const char *key)
+{
+	size_t i = str_hash(key) & (cap - 1);
+
+	while (keys[i] && strcmp(keys[i], key))
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+static inline int set_has(const struct set *s, const char *key)
+{
+	return s->cap && s->keys[set_slot(s->keys, s->cap, key)];
+}
+
+/* Add a copy of @key to @s; returns 0 when it was there already. */
+static inline int set_add(struct set *s, const char *key)
+{
+	char **keys;
+	size_t i, cap;
+
+	if (set_has(s, key))
+		return 0;
+	if (2 * (s->nr + 1) > s->cap) {
+		if (s->cap > SIZE_MAX / 4 / sizeof(*keys))
+			die("out of memory");
+		cap = s->cap ? 2 * s->cap : 16;
+		keys = xrealloc(NULL, cap * sizeof(*keys));
+		memset(keys, 0, cap * sizeof(*keys));
+		for (i = 0; i < s->cap; i++)
+			if (s->keys[i])
+				keys[set_slot(keys, cap, s->keys[i])] = s->keys[i];
+		free(s->keys);
+		s->keys = keys;
+		s->cap = cap;
+	}
+	s->keys[set_slot(s->keys, s->cap, key)] = xstrdup(key);
+	s->nr++;
+	return 1;
+}
+
+static inline void set_free(struct set *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->cap; i++)
+		free(s->keys[i]);
+	free(s->keys);
+	memset(s, 0, sizeof(*s));
 }
 
 /*
