@@ -1037,6 +1037,24 @@ static size_t close_paren(struct frame *f, size_t i)
 	return i + 1;
 }
 
+/* The escape, expansion or command substitution at @i, where each one
+ * means the same in every context that expands (@dq: inside double
+ * quotes): where it ends, or 0 when @i starts none.
+ */
+static size_t step_expansion(size_t i, int dq)
+{
+	switch (ch(i)) {
+	case '\\':
+		return i + 2;
+	case '$':
+		return dollar(i, dq);
+	case '`':
+		push_cmd('`');
+		return i + 1;
+	}
+	return 0;
+}
+
 /* One step in a command frame, at @i. */
 static size_t step_cmd(struct frame *f, size_t i)
 {
@@ -1111,19 +1129,15 @@ static size_t step_cmd(struct frame *f, size_t i)
 		if (j > i)
 			return j;
 	}
+	j = step_expansion(i, 0);
+	if (j)
+		return j;
 	switch (c) {
 	case '\'':
 		return skip_squote(i);
 	case '"':
 		push_dq();
 		return i + 1;
-	case '$':
-		return dollar(i, 0);
-	case '`':
-		push_cmd('`');
-		return i + 1;
-	case '\\':
-		return i + 2;
 	}
 	return i + 1;
 }
@@ -1131,16 +1145,12 @@ static size_t step_cmd(struct frame *f, size_t i)
 /* One step in double quotes. */
 static size_t step_dq(size_t i)
 {
-	switch (ch(i)) {
-	case '"':
+	size_t j = step_expansion(i, 1);
+
+	if (j)
+		return j;
+	if (ch(i) == '"') {
 		pop();
-		return i + 1;
-	case '\\':
-		return i + 2;
-	case '$':
-		return dollar(i, 1);
-	case '`':
-		push_cmd('`');
 		return i + 1;
 	}
 	for (i++; i < len && !in_set(ch(i), "\"\\$`"); i++)
@@ -1152,6 +1162,7 @@ static size_t step_dq(size_t i)
 static size_t step_param(struct frame *f, size_t i)
 {
 	int c = ch(i);
+	size_t j;
 
 	if (c == '}') {
 		pop();
@@ -1169,18 +1180,14 @@ static size_t step_param(struct frame *f, size_t i)
 		f->depth = 0;
 		return i + 1;
 	}
+	j = step_expansion(i, f->dq);
+	if (j)
+		return j;
 	switch (c) {
-	case '\\':
-		return i + 2;
 	case '\'':
 		return f->dq ? i + 1 : skip_squote(i);
 	case '"':
 		push_dq();
-		return i + 1;
-	case '$':
-		return dollar(i, f->dq);
-	case '`':
-		push_cmd('`');
 		return i + 1;
 	}
 	return i + 1;
@@ -1225,6 +1232,7 @@ static size_t arith_name(struct frame *f, size_t i)
 static size_t step_arith(struct frame *f, size_t i)
 {
 	int c = ch(i);
+	size_t j;
 
 	switch (c) {
 	case '(':
@@ -1243,17 +1251,13 @@ static size_t step_arith(struct frame *f, size_t i)
 		}
 		pop();
 		return i + (c == ')' && ch(i + 1) == ')' ? 2 : 1);
-	case '$':
-		return dollar(i, f->dq);
-	case '`':
-		push_cmd('`');
-		return i + 1;
 	case '"':
 		push_dq();
 		return i + 1;
-	case '\\':
-		return i + 2;
 	}
+	j = step_expansion(i, f->dq);
+	if (j)
+		return j;
 	if (is_name1(c))
 		return arith_name(f, i);
 	return i + 1;
@@ -1271,19 +1275,12 @@ static size_t step_hdoc(struct frame *f, size_t i)
 			return start_heredocs(end < len ? end + 1 : len);
 		}
 	}
-	switch (ch(i)) {
-	case '\n':
+	if (ch(i) == '\n') {
 		f->bol = 1;
 		return i + 1;
-	case '\\':
-		return i + 2;
-	case '$':
-		return dollar(i, 1);
-	case '`':
-		push_cmd('`');
-		return i + 1;
 	}
-	return i + 1;
+	end = step_expansion(i, 1);
+	return end ? end : i + 1;
 }
 
 /* Scan the text of one file into sets and reads. */
