@@ -56,7 +56,7 @@ t_golden()
 		"$(cmp "$T_TMP/want.stdout" "$T_OUT" 2>&1)"
 }
 
-t_plan 189
+t_plan 196
 
 # The line a bad cell appended to the mixed fixture's cells.tsv is on.
 BAD_LINE=$(($(grep -c '' "$FIX/mixed/cells.tsv") + 1))
@@ -574,4 +574,19 @@ for f in mixed pass targets crashes; do
 		"$(stages_of "$FIX/$f/stages.tsv" | xargs)"
 done
 
+# --verdict: one target's verdict on the run so far (bisect-check's first
+# verdict). An acked cell passes, a failed one of another target counts
+# not; a run whose other targets have no cells yet is judged alike.
+run=$(fresh targets verdict)
+t_rc "--verdict x86_64-gcc: exit 0" 0 "$REPORT" --verdict x86_64-gcc "$run"
+t_eq "--verdict x86_64-gcc: its cells and the steps' pass (1/3's checkpatch acked)" \
+	"ok 48" "$(< "$T_OUT")"
+t_rc "--verdict arm64-gcc: exit 0 with a failure too" 0 "$REPORT" --verdict arm64-gcc "$run"
+t_eq "--verdict arm64-gcc: its build of 2 fails: 1 of its cells" "FAIL 1 44" "$(< "$T_OUT")"
+grep -v "${TAB}arm64-gcc${TAB}" "$FIX/targets/cells.tsv" > "$run/cells.tsv"
+"$REPORT" --verdict x86_64-gcc "$run" > "$T_TMP/partial.out"
+t_eq "--verdict: the others' cells not there yet change nothing" "ok 48" \
+	"$(< "$T_TMP/partial.out")"
+t_rc "--verdict of an unknown target: exit 2" 2 "$REPORT" --verdict no-such "$run"
+t_grep "--verdict of an unknown target: says which" "--verdict no-such: not a target" "$T_OUT"
 t_done

@@ -4,6 +4,13 @@
  *
  * Usage: report RUNDIR
  *        report --abi RUNDIR
+ *        report --verdict TARGET RUNDIR
+ *
+ * With --verdict it writes nothing and prints the verdict on what of the
+ * run concerns TARGET so far: "ok N" or "FAIL F N", N the cells recorded
+ * of every step's step-scope stages and of TARGET, F those that failed
+ * (as the report counts a failure: FAIL or flaky); exit 0 either way
+ * (bisect-check's first verdict, before the other targets are done).
  *
  * With --abi it writes nothing and prints, for the sender to paste into
  * the cover letter (make send ABI=1), what each series step (every step
@@ -2048,6 +2055,37 @@ static int abi_summary(const struct run *run)
 	return REPORT_OK;
 }
 
+/* --verdict: the cells of @run recorded so far, of step scope or of
+ * target @name: "ok N" or "FAIL F N".
+ */
+static int target_verdict(struct run *run, const char *name)
+{
+	struct target *tg = find_target(run, name);
+	size_t s, t, n = 0, bad = 0;
+	enum status st;
+	int k;
+
+	if (!tg)
+		die("--verdict %s: not a target of %s/targets.tsv",
+		    show(name, strlen(name)), run->dir);
+	t = tg - run->target;
+	for (s = 0; s < run->nr_step; s++)
+		for (k = 0; k < nr_stages; k++) {
+			st = cell_of(&run->step[s], k, t)->st;
+			if (st == ST_MISSING)
+				continue;
+			n++;
+			bad += is_fail(st);
+		}
+	if (bad)
+		printf("FAIL %zu %zu\n", bad, n);
+	else
+		printf("ok %zu\n", n);
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write stdout: %s", strerror(errno));
+	return REPORT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct run run = { .nr_step = 0 };
@@ -2065,9 +2103,17 @@ int main(int argc, char **argv)
 		read_cells(&run);
 		return abi_summary(&run);
 	}
+	if (argc == 4 && !strcmp(argv[1], "--verdict") && argv[3][0] != '-') {
+		run.dir = argv[3];
+		read_stages(&run);
+		read_targets(&run);
+		read_steps(&run);
+		read_cells(&run);
+		return target_verdict(&run, argv[2]);
+	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: %s RUNDIR\n       %s --abi RUNDIR\n",
-			prog, prog);
+		fprintf(stderr, "usage: %s RUNDIR\n       %s --abi RUNDIR\n"
+			"       %s --verdict TARGET RUNDIR\n", prog, prog, prog);
 		return REPORT_ERROR;
 	}
 	run.dir = argv[1];
