@@ -5,6 +5,12 @@
 # the commit of the posted series (v1) that breaks "the sample loads with
 # its default symbol": 2/3. Runs after t-10-bisect-v1.sh, whose results it
 # reuses through the cache. Also checks the exit-code contract.
+#
+# The tree it bisects sits where bisect-check puts its own worktree: the
+# cache keys of a build hold the tree's path (a build dir is not
+# relocatable), so there the commits t-10 built are found in the cache
+# and the test makes no cold build of a path of its own. It holds the
+# WORKDIR lock meanwhile, so that no bisect-check run wants that path.
 
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -12,8 +18,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 source "$T_TOP/test/e2e/lib-e2e.sh"
 
 KREPO=$WORKDIR/kernel.git
-# A fixed path: bisect-run keeps one build dir per kernel tree path.
-WT=$WORKDIR/bisect-run-test-tree
+WT=$(wt_root "$WORKDIR")/worktree
 SERIES=$T_TOP/test/series/v1.yaml
 export SERIES
 
@@ -27,10 +32,15 @@ cleanup()
 }
 trap 'cleanup; rm -rf "$T_TMP"' EXIT
 
-t_plan 12
+t_plan 13
 
 if ! git --git-dir="$KREPO" rev-parse -q --verify bisect/unexport-kallsyms-v1/v1 >/dev/null; then
 	e2e_run "$SERIES" LOCK_WAIT=900
+fi
+exec {LOCK}>> "$WORKDIR/lock"
+if ! flock -w 900 "$LOCK"; then
+	echo "Bail out! WORKDIR=$WORKDIR is still busy after 900 s"
+	exit 1
 fi
 base=$(git --git-dir="$KREPO" rev-parse bisect/unexport-kallsyms-v1/v1-base)
 tip=$(git --git-dir="$KREPO" rev-parse bisect/unexport-kallsyms-v1/v1)
@@ -40,6 +50,8 @@ git --git-dir="$KREPO" worktree add -q --detach "$WT" "$tip"
 t_rc "the tip (3/3) is bad for hwbp-default-load" 1 \
 	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"
 t_grep "the verdict quotes the guest" 'ENXIO' "$T_OUT"
+t_grep "its build is t-10's, from the cache: no build of a path of its own" \
+	'build: cached-ok ' "$T_OUT"
 t_grep "the boot names the kernel it proved it ran (3/3 of v1: a BUG on rmmod)" \
 	'boot: (cached-)?FAIL \([0-9.]+s\) .*oops, booted #[0-9a-f]{12} ' "$T_OUT"
 t_eq "the kernel booted is the one built" \
