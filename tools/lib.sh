@@ -31,6 +31,10 @@ PROG=${PROG:-$(basename "$0")}
 : "${SERIES:=$TOP/series.yaml}"
 # QUIET=1 (bisect-check -q): no progress of long work (builds, the run).
 : "${QUIET:=0}"
+# How often long work says how far it is: seconds on a terminal (in
+# place), and otherwise (a CI log, a line each time).
+: "${PROGRESS_TTY_EVERY:=2}"
+: "${PROGRESS_LOG_EVERY:=60}"
 
 # b4_config_of(): the b4 config `make send` uses for series file $1 (and
 # the cc check judges): the .b4-config beside the series file, else
@@ -200,6 +204,84 @@ fmt_ms_to()
 	local n=$2
 	[[ "$n" =~ ^[0-9]+$ ]] || n=0
 	printf -v "$1" '%d.%ds' $((n / 1000)) $(((n % 1000) / 100))
+}
+
+# fmt_s(): seconds $1 as "1m05s" or "42s".
+fmt_s()
+{
+	if (($1 >= 60)); then
+		printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+	else
+		printf '%ds' "$1"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# Progress of long work (a build, an import): one line, in place on a
+# terminal, a line now and then otherwise; nothing with QUIET=1.
+
+# fmt_done(): "N of TOTAL UNIT (P%), 1m05s, about 30s left" for N done of
+# TOTAL in $4 seconds, at the rate so far; with no TOTAL (nothing to go
+# by), "N UNIT, 1m05s".
+fmt_done()
+{
+	local n=$1; shift
+	local total=$1; shift
+	local unit=$1; shift
+	local el=$1; shift
+	local left=0
+
+	if [[ ! "$total" =~ ^[1-9][0-9]*$ ]] || ((n <= 0)); then
+		printf '%d %s, %s' "$n" "$unit" "$(fmt_s "$el")"
+		return 0
+	fi
+	((n < total)) && left=$((el * (total - n) / n))
+	printf '%d of %d %s (%d%%), %s, about %s left' "$n" "$total" "$unit" \
+		$((100 * (n < total ? n : total) / total)) "$(fmt_s "$el")" "$(fmt_s "$left")"
+}
+
+# watch_loop(): until killed, or until the shell $1 that started it is
+# gone (an interrupted run), say what function $2 prints given the
+# seconds so far and the further arguments: in place every
+# PROGRESS_TTY_EVERY seconds on a terminal, else a line every
+# PROGRESS_LOG_EVERY seconds. It looks every second, sleeps no longer,
+# and holds no lock, so that nothing of a run outlives it.
+watch_loop()
+{
+	local parent=$1; shift
+	local fn=$1; shift
+	local every=$PROGRESS_LOG_EVERY tty=0 cleared=1 tick=0 t0 line
+
+	[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+	[[ "$QUIET" == 1 ]] && return 0
+	[[ -t 2 ]] && tty=1 every=$PROGRESS_TTY_EVERY
+	t0=$(now_ms)
+	# Killed: the terminal's line cleared.
+	trap '((tty && !cleared)) && printf "\r\033[K" >&2; exit 0' TERM
+	while kill -0 "$parent" 2> /dev/null; do
+		sleep 1
+		tick=$((tick + 1))
+		((tick % every == 0)) || continue
+		line=$("$fn" $((($(now_ms) - t0) / 1000)) "$@")
+		if ((tty)); then
+			printf '\r\033[K%s: %s' "$PROG" "$line" >&2
+			cleared=0
+		else
+			msg "$line"
+		fi
+	done
+}
+
+# watch_start(): watch_loop of function $2 (the further arguments are
+# its own) in the background for this shell; its pid in global variable
+# $1, stopped with job_stop, or on exit.
+watch_start()
+{
+	local var=$1; shift
+
+	watch_loop "$BASHPID" "$@" &
+	printf -v "$var" '%s' "$!"
+	defer job_stop "$var"
 }
 
 # run_logged(): run a command with its output appended to a log file that

@@ -247,24 +247,26 @@ build_touch_changed()
 # "  LD [M]  ..."): what build_watch counts.
 readonly BUILD_STEP_RE='^  [A-Z][A-Z0-9_]* '
 
-# build_watch(): while the build writing log $1 (into OUT, for target
-# TGT) runs, say how far it is: kbuild's steps so far against those of
-# this build dir's last build (OUT/.bisect-steps), or for a fresh dir
-# of the target's last fresh build (WORKDIR/progress/TARGET.fresh); the
-# time so far, and what is left at that rate. In place every 2 s on a
-# terminal, a line a minute otherwise (a CI log); nothing with QUIET=1.
-# Runs until killed, or until the shell $2 that started it is gone (an
-# interrupted run): it looks every second, sleeps no longer, and holds
-# no lock, so that nothing of a run outlives it.
+# build_steps_of(): print how many steps the build writing log $1 made.
+build_steps_of()
+{
+	local n
+
+	n=$(grep -c -E "$BUILD_STEP_RE" "$1" 2> /dev/null)
+	echo "${n:-0}"
+}
+
+# build_watch(): the progress line of the build writing log $2 (into
+# OUT, for target TGT), $1 seconds in (watch_loop): kbuild's steps so far
+# against those of this build dir's last build (OUT/.bisect-steps), or
+# for a fresh dir of the target's last fresh build
+# (WORKDIR/progress/TARGET.fresh), and what is left at that rate.
 build_watch()
 {
+	local el=$1; shift
 	local log=$1; shift
-	local parent=$1; shift
-	local id=${log##*/} total='' n t0 el left line every=60 tty=0 cleared=1 tick=0
+	local id=${log##*/} total=''
 
-	[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
-	[[ "${QUIET:-0}" == 1 ]] && return 0
-	[[ -t 2 ]] && tty=1 every=2
 	id=${id%%-*}
 	if [[ -f "$OUT/.config" && -r "$OUT/.bisect-steps" && -f "$OUT/.bisect-trees" ]]; then
 		read -r total < "$OUT/.bisect-steps"
@@ -272,38 +274,12 @@ build_watch()
 		read -r total < "$WORKDIR/progress/$TGT.fresh"
 	fi
 	[[ "$total" =~ ^[1-9][0-9]*$ ]] || total=
-	t0=$(now_ms)
-	# Killed: the terminal's line cleared.
-	trap '((tty && !cleared)) && printf "\r\033[K" >&2; exit 0' TERM
-	while kill -0 "$parent" 2> /dev/null; do
-		sleep 1
-		tick=$((tick + 1))
-		((tick % every == 0)) || continue
-		n=$(grep -c -E "$BUILD_STEP_RE" "$log" 2> /dev/null)
-		el=$((($(now_ms) - t0) / 1000))
-		line="$TGT build of ${STEP_LABEL[id]:-$id}: $n"
-		if [[ -n "$total" ]] && ((n > 0)); then
-			((n <= total)) && left=$((el * (total - n) / n)) || left=0
-			line+=" of $total steps ($((100 * n / total))% by the last build), $(fmt_s "$el"), about $(fmt_s "$left") left"
-		else
-			line+=" steps, $(fmt_s "$el") (no earlier build of this dir to go by)"
-		fi
-		if ((tty)); then
-			printf '\r\033[K%s: %s' "$PROG" "$line" >&2
-			cleared=0
-		else
-			msg "$line"
-		fi
-	done
-}
-
-# fmt_s(): seconds $1 as "1m05s" or "42s".
-fmt_s()
-{
-	if (($1 >= 60)); then
-		printf '%dm%02ds' $(($1 / 60)) $(($1 % 60))
+	printf '%s build of %s: %s' "$TGT" "${STEP_LABEL[id]:-$id}" \
+		"$(fmt_done "$(build_steps_of "$log")" "$total" steps "$el")"
+	if [[ -n "$total" ]]; then
+		echo " (by the last build)"
 	else
-		printf '%ds' "$1"
+		echo " (no earlier build of this dir to go by)"
 	fi
 }
 
@@ -316,7 +292,7 @@ build_steps_keep()
 	local fresh=$1; shift
 	local n
 
-	n=$(grep -c -E "$BUILD_STEP_RE" "$log" 2> /dev/null) || return 0
+	n=$(build_steps_of "$log")
 	echo "$n" > "$OUT/.bisect-steps"
 	((fresh)) || return 0
 	mkdir -p "$WORKDIR/progress" && echo "$n" > "$WORKDIR/progress/$TGT.fresh"
@@ -535,10 +511,8 @@ stage_build()
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	build_watch "$log" "$BASHPID" &
-	BUILD_WATCH_PID=$!
 	# An interrupted run stops it with the rest (lib.sh, defer).
-	defer job_stop BUILD_WATCH_PID
+	watch_start BUILD_WATCH_PID build_watch "$log"
 	run_logged "$log" kmake "${IMAGE##*/}" modules
 	rc=$?
 	job_stop BUILD_WATCH_PID

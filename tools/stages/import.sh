@@ -73,7 +73,7 @@ stage_import()
 	local pkg=$1; shift
 	local log=$1; shift
 	local tarball=/usr/src/$pkg.tar.xz
-	local ref tmp top
+	local ref tmp top rc
 
 	import_pkg_version DEB_VERSION "$pkg"
 	if [[ -z "$DEB_VERSION" || ! -r "$tarball" ]]; then
@@ -103,10 +103,18 @@ stage_import()
 	wt_root_make "$WT" || return "$EXIT_SETUP"
 	tmp=$(mktemp -d "$(dirname "$WT")/import.XXXXXX") || return "$EXIT_SETUP"
 	defer import_cleanup "$tmp"
-	run_logged "$log" tar -C "$tmp" -xf "$tarball" || {
+	# tar names each file it writes (-v, to a list of its own): what
+	# import_watch counts against the last import of the package.
+	watch_start IMPORT_WATCH_PID import_watch "unpacking $pkg:" entries \
+		"$tmp/unpacked" "$WORKDIR/progress/import-$pkg.unpacked"
+	run_logged "$log" tar -C "$tmp" -xvf "$tarball" --index-file="$tmp/unpacked"
+	rc=$?
+	job_stop IMPORT_WATCH_PID
+	if ((rc != 0)); then
 		msg "import: cannot unpack $tarball (see $log)"
 		return "$EXIT_SETUP"
-	}
+	fi
+	import_count_keep "$tmp/unpacked" "$WORKDIR/progress/import-$pkg.unpacked"
 	top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 	if [[ ! -f "$top/Makefile" ]]; then
 		msg "import: $tarball holds no kernel tree"
@@ -115,8 +123,11 @@ stage_import()
 
 	# The old mtime of a fresh worktree (apply.sh) before hashing, so that
 	# the unpacked tree can become this run's worktree as it is.
-	(cd "$top" && find . -type f -print0 | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
-		return "$EXIT_SETUP"
+	(cd "$top" && find . ! -type d -print0 | tee "$tmp/files" |
+		xargs -0 touch -h -m -d "@$WT_EPOCH") || return "$EXIT_SETUP"
+	# The files git add is to hash: what import_watch counts it against.
+	tr -cd '\0' < "$tmp/files" | wc -c > "$tmp/files.count" &&
+		rm -f "$tmp/files" || return "$EXIT_SETUP"
 	# The caller hashes it with import_hash (which may take a while:
 	# git add is one thread), and can use the time.
 	IMPORT_TREE=$top
@@ -137,9 +148,12 @@ import_hash()
 
 	# Debian's top-level .gitignore ignores everything at the top level,
 	# so force-add: the import is exactly the tarball's content.
-	run_logged "$log" env GIT_INDEX_FILE="$IMPORT_INDEX" \
-		git --git-dir="$KREPO" --work-tree="$top" add -f -A . ||
+	# -v: a line a file hashed (import_watch counts them).
+	env GIT_INDEX_FILE="$IMPORT_INDEX" git --git-dir="$KREPO" \
+		--work-tree="$top" add -v -f -A . > "$IMPORT_INDEX.added" 2>> "$log" || {
+		echo "git add of $top into $KREPO failed" >> "$log"
 		return "$EXIT_SETUP"
+	}
 	tree=$(GIT_INDEX_FILE="$IMPORT_INDEX" git --git-dir="$KREPO" write-tree) ||
 		return "$EXIT_SETUP"
 	commit=$(GIT_AUTHOR_NAME="$IMPORT_IDENT_NAME" \
@@ -159,11 +173,15 @@ import_hash()
 }
 
 # import_hash_start(): import_hash in the background; its commit id goes
-# to IMPORT_INDEX.commit. Stopped or awaited with import_hash_wait.
+# to IMPORT_INDEX.commit. Stopped or awaited with import_hash_wait, which
+# also stops its progress line; that says how the build writing log $3
+# (the base's, meanwhile) goes too.
 import_hash_start()
 {
 	local top=$1; shift
 	local log=$1; shift
+	local build_log=$1; shift
+	local count=
 
 	(
 		# The run's lock stays with the run alone.
@@ -173,6 +191,9 @@ import_hash_start()
 	IMPORT_HASH_PID=$!
 	# Ends an unfinished job, git included.
 	defer job_stop IMPORT_HASH_PID
+	read -r count < "${IMPORT_INDEX%/*}/files.count"
+	watch_start IMPORT_WATCH_PID import_watch "hashing into git:" files \
+		"$IMPORT_INDEX.added" "$count" "$build_log"
 }
 
 # import_hash_wait(): wait for import_hash_start's job; sets BASE_COMMIT.
@@ -183,9 +204,43 @@ import_hash_wait()
 	wait "$IMPORT_HASH_PID"
 	rc=$?
 	IMPORT_HASH_PID=
+	job_stop IMPORT_WATCH_PID
 	((rc == 0)) || return "$rc"
 	BASE_COMMIT=$(cat "$IMPORT_INDEX.commit")
 	[[ -n "$BASE_COMMIT" ]]
+}
+
+# import_watch(): the import's progress line, $1 seconds in (watch_loop):
+# what it does ($2) to how many $3 so far, one a line of list $4, of
+# those $5 says (a number, or a file holding the last import's count);
+# with $6, a build log, how far the base build beside it is.
+import_watch()
+{
+	local el=$1; shift
+	local what=$1; shift
+	local unit=$1; shift
+	local list=$1; shift
+	local total=${1:-}; shift
+	local build_log=${1:-}
+	local n
+
+	[[ -f "$total" ]] && read -r total < "$total"
+	n=$(wc -l < "$list" 2> /dev/null)
+	printf 'import: %s %s' "$what" "$(fmt_done "${n:-0}" "$total" "$unit" "$el")"
+	[[ "$total" =~ ^[1-9][0-9]*$ ]] || printf ' (no earlier import to go by)'
+	[[ -z "$build_log" ]] ||
+		printf '; the base build meanwhile: %d steps' "$(build_steps_of "$build_log")"
+	echo
+}
+
+# import_count_keep(): keep the count of lines of list $1 in file $2, what
+# the next import of the package goes by.
+import_count_keep()
+{
+	local list=$1; shift
+	local keep=$1; shift
+
+	mkdir -p "${keep%/*}" && wc -l < "$list" > "$keep"
 }
 
 # import_cleanup(): remove what is left of an import's scratch dir.
