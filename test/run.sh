@@ -68,6 +68,25 @@ estimate()
 		"$( ((unknown)) && echo ", and $unknown never timed")" >&2
 }
 
+# file_watch(): the progress line of test file $2 writing log $3, $1
+# seconds in (watch_loop): its results so far, against its last time $4.
+# shellcheck disable=SC2317  # called by watch_loop
+file_watch()
+{
+	local el=$1; shift
+	local name=$1; shift
+	local log=$1; shift
+	local last=${1:-}
+	local n left=
+
+	n=$(grep -c '^\(not \)\?ok [0-9]' "$log" 2> /dev/null)
+	if [[ "$last" =~ ^[0-9]+$ ]]; then
+		((last > el)) && left=", about $(fmt_s $((last - el))) left by the last run"
+		[[ -n "$left" ]] || left=", longer than the last run's $(fmt_s "$last")"
+	fi
+	echo "$name: ${n:-0} results, $(fmt_s "$el")$left"
+}
+
 # run_file(): run one test file, keep its log, count its results.
 run_file()
 {
@@ -76,7 +95,8 @@ run_file()
 	name=$(basename "$f" .sh)
 	log=$LOGDIR/$name.log
 	t=$(now_ms)
-	printf '%s: %-28s ' "$PROG" "$name" >&2
+	: > "$log"
+	watch_start FILE_WATCH_PID file_watch "$name" "$log" "${TIMES[$name]:-}"
 	if [[ "$f" == "$TOP"/test/host/t-* ]]; then
 		# The fixture tests run the sanitizer builds.
 		T_BIN=$TOP/tools/bin/san bash "$f" > "$log" 2>&1
@@ -84,6 +104,7 @@ run_file()
 		bash "$f" > "$log" 2>&1
 	fi
 	rc=$?
+	job_stop FILE_WATCH_PID
 	times_save "$name" $((($(now_ms) - t + 500) / 1000))
 	p=$(grep -c '^ok [0-9]' "$log")
 	n=$(grep -c '^not ok [0-9]' "$log")
@@ -96,7 +117,7 @@ run_file()
 	PASS=$((PASS + p))
 	FAIL=$((FAIL + n))
 	SKIP=$((SKIP + s))
-	printf '%s pass:%d fail:%d skip:%d (%s) %s\n' \
+	printf '%s: %-28s %s pass:%d fail:%d skip:%d (%s) %s\n' "$PROG" "$name" \
 		"$([[ $rc == 0 ]] && echo ok || echo FAIL)" "$p" "$n" "$s" \
 		"$(fmt_ms $(($(now_ms) - t)))" "$log" >&2
 	if ((rc != 0)); then

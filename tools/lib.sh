@@ -259,7 +259,10 @@ watch_loop()
 	# Killed: the terminal's line cleared.
 	trap '((tty && !cleared)) && printf "\r\033[K" >&2; exit 0' TERM
 	while kill -0 "$parent" 2> /dev/null; do
-		sleep 1
+		# Waited for, not in the foreground: a sleep that job_stop
+		# kills is no "Terminated" on the terminal.
+		sleep 1 &
+		wait "$!"
 		tick=$((tick + 1))
 		((tick % every == 0)) || continue
 		line=$("$fn" $((($(now_ms) - t0) / 1000)) "$@")
