@@ -947,10 +947,10 @@ t_eq "directory as series file: exit 2, cannot open" \
 # minutes each, in a make check from an empty WORKDIR).
 want=$("$SERIES" "$T_TOP/series.yaml" | grep '^kconfig' | sort)
 bad=
-for f in "$T_TOP"/test/fixtures/{faults,identity}/*.yaml "$T_TOP/test/series/v1.yaml"; do
+for f in "$T_TOP"/test/fixtures/{faults,identity,cc}/*.yaml "$T_TOP/test/series/v1.yaml"; do
 	"$SERIES" "$f" > "$T_TMP/fixture.out" 2> /dev/null || continue
 	[[ "$(grep '^kconfig' "$T_TMP/fixture.out" | sort)" == "$want" ]] || bad+=" ${f#"$T_TOP"/}"
 done
-t_eq "every valid fault and identity fixture has series.yaml's guest options" "" "$bad"
+t_eq "every valid fixture an end-to-end test runs has series.yaml's guest options" "" "$bad"
 
 t_done
