@@ -127,9 +127,25 @@ program_sources()
 	done < "$TOP/tools/stages.tsv"
 }
 
+# lint_file(): lint file $2 with $1 (shellcheck or checkpatch): exit 0
+# and nothing said when it is clean.
+lint_file()
+{
+	local kind=$1; shift
+	local f=$1; shift
+
+	cd "$TOP" || return 1
+	case $kind in
+	shellcheck) shellcheck -x "$f" ;;
+	checkpatch) PATH=/usr/bin:$PATH perl "$CPDIR/scripts/checkpatch.pl" \
+			--no-tree -f --strict --show-types --color=never -q "$f" ;;
+	*) echo "no such lint: $kind"; return 1 ;;
+	esac
+}
+
 main()
 {
-	local f n=0 bad=0 out files c_files
+	local f n=0 bad=0 out files c_files items tmp w i
 
 	command -v shellcheck >/dev/null || die "shellcheck not found: run 'make deps'"
 	[[ -x "$TOP/tools/bin/globals" ]] || die "tools/bin/globals not found: run 'make tools'"
@@ -138,25 +154,33 @@ main()
 	mapfile -t c_files < <(git -C "$TOP" ls-files '*.c' '*.h')
 	echo "KTAP version 1"
 	echo "1..$((${#files[@]} + ${#c_files[@]} + 2))"
+	items=()
 	for f in "${files[@]}"; do
-		n=$((n + 1))
-		if out=$(cd "$TOP" && shellcheck -x "$f" 2>&1); then
-			echo "ok $n shellcheck $f"
-		else
-			printf '# %s\n' "${out//$'\n'/$'\n'# }" | head -n 20
-			echo "not ok $n shellcheck $f"
-			bad=$((bad + 1))
-		fi
+		items+=("shellcheck $f")
 	done
 	for f in "${c_files[@]}"; do
+		items+=("checkpatch $f")
+	done
+	tmp=$(mktemp -d) || die "cannot make a temporary directory"
+	# shellcheck disable=SC2064  # the directory of now
+	trap "rm -rf '$tmp'" EXIT
+	# JOBS workers, each every JOBS-th file; the results said in order.
+	for ((w = 0; w < JOBS; w++)); do
+		for ((i = w; i < ${#items[@]}; i += JOBS)); do
+			# shellcheck disable=SC2086  # "KIND FILE", two words
+			lint_file ${items[i]} > "$tmp/$i" 2>&1
+			echo $? > "$tmp/$i.rc"
+		done &
+	done
+	wait
+	for ((i = 0; i < ${#items[@]}; i++)); do
 		n=$((n + 1))
-		out=$(cd "$TOP" && PATH=/usr/bin:$PATH perl "$CPDIR/scripts/checkpatch.pl" \
-			--no-tree -f --strict --show-types --color=never -q "$f" 2>&1)
-		if [[ -z "$out" ]]; then
-			echo "ok $n checkpatch $f"
+		out=$(cat "$tmp/$i" 2> /dev/null)
+		if [[ "$(cat "$tmp/$i.rc" 2> /dev/null)" == 0 && -z "$out" ]]; then
+			echo "ok $n ${items[i]}"
 		else
 			printf '# %s\n' "${out//$'\n'/$'\n'# }" | head -n 20
-			echo "not ok $n checkpatch $f"
+			echo "not ok $n ${items[i]}"
 			bad=$((bad + 1))
 		fi
 	done
