@@ -53,7 +53,12 @@ estimate()
 	for f in "$@"; do
 		name=$(basename "$f" .sh)
 		if [[ -n "${TIMES[$name]:-}" ]]; then
-			secs=$((secs + TIMES[$name]))
+			# Host files run JOBS at a time.
+			if is_host "$f"; then
+				secs=$((secs + TIMES[$name] / JOBS))
+			else
+				secs=$((secs + TIMES[$name]))
+			fi
 			known=$((known + 1))
 		else
 			unknown=$((unknown + 1))
@@ -87,25 +92,48 @@ file_watch()
 	echo "$name: ${n:-0} results, $(fmt_s "$el")$left"
 }
 
-# run_file(): run one test file, keep its log, count its results.
+# is_host(): whether test file $1 is a host-side test on fixtures: those
+# run side by side, JOBS at a time (each has its own T_TMP, none a
+# WORKDIR), with the sanitizer builds.
+is_host()
+{
+	[[ "$1" == "$TOP"/test/host/t-* ]]
+}
+
+# run_file(): run one test file, keep its log; its exit code and time in
+# LOGDIR/NAME.result (for report_file). A long file says how far it is,
+# unless $2 is 0 (files run side by side).
 run_file()
 {
 	local f=$1; shift
-	local name log rc t p n s
+	local watch=${1:-1}
+	local name log rc t
 	name=$(basename "$f" .sh)
 	log=$LOGDIR/$name.log
 	t=$(now_ms)
+	rm -f "$LOGDIR/$name.result"
 	: > "$log"
-	watch_start FILE_WATCH_PID file_watch "$name" "$log" "${TIMES[$name]:-}"
-	if [[ "$f" == "$TOP"/test/host/t-* ]]; then
-		# The fixture tests run the sanitizer builds.
+	((watch)) && watch_start FILE_WATCH_PID file_watch "$name" "$log" "${TIMES[$name]:-}"
+	if is_host "$f"; then
 		T_BIN=$TOP/tools/bin/san bash "$f" > "$log" 2>&1
 	else
 		bash "$f" > "$log" 2>&1
 	fi
 	rc=$?
 	job_stop FILE_WATCH_PID
-	times_save "$name" $((($(now_ms) - t + 500) / 1000))
+	echo "$rc $(($(now_ms) - t))" > "$LOGDIR/$name.result.tmp" &&
+		mv "$LOGDIR/$name.result.tmp" "$LOGDIR/$name.result"
+}
+
+# report_file(): once test file $1 has run, count its results and say them.
+report_file()
+{
+	local f=$1; shift
+	local name log rc ms p n s
+	name=$(basename "$f" .sh)
+	log=$LOGDIR/$name.log
+	read -r rc ms < "$LOGDIR/$name.result" 2> /dev/null || { rc=1 ms=0; }
+	times_save "$name" $(((ms + 500) / 1000))
 	p=$(grep -c '^ok [0-9]' "$log")
 	n=$(grep -c '^not ok [0-9]' "$log")
 	s=$(grep -c '^ok [0-9].*# SKIP' "$log")
@@ -119,18 +147,58 @@ run_file()
 	SKIP=$((SKIP + s))
 	printf '%s: %-28s %s pass:%d fail:%d skip:%d (%s) %s\n' "$PROG" "$name" \
 		"$([[ $rc == 0 ]] && echo ok || echo FAIL)" "$p" "$n" "$s" \
-		"$(fmt_ms $(($(now_ms) - t)))" "$log" >&2
+		"$(fmt_ms "$ms")" "$log" >&2
 	if ((rc != 0)); then
 		FILES_FAILED+=("$name")
 		grep -B4 '^not ok' "$log" | sed 's/^/    /' | tail -n 30 >&2
 	fi
 }
 
+# beside_of(): the test file that file $1 runs beside, when it says so in
+# its header ("# check: beside NAME"): one that leaves cores idle for a
+# while (guests that wait for a deadline) while this one needs them, and
+# shares nothing with it (not the WORKDIR lock, not a QEMU of its own
+# that the other counts).
+beside_of()
+{
+	sed -n '1,60s/^# check: beside \([a-z0-9-]*\)$/\1/p' "$1" | head -n 1
+}
+
+# run_side_by_side(): run test files $@ JOBS at a time, each lane every
+# JOBS-th of them; say each in order as soon as it is done.
+run_side_by_side()
+{
+	local -a files=("$@") lanes=()
+	local w i name
+
+	for ((w = 0; w < JOBS; w++)); do
+		(
+			for ((i = w; i < ${#files[@]}; i += JOBS)); do
+				run_file "${files[i]}" 0
+			done
+		) &
+		lanes+=($!)
+	done
+	defer eval "kill ${lanes[*]} 2> /dev/null"
+	for ((i = 0; i < ${#files[@]}; i++)); do
+		name=$(basename "${files[i]}" .sh)
+		# Its lane gone without its result: it failed (report_file).
+		until [[ -f "$LOGDIR/$name.result" ]]; do
+			kill -0 "${lanes[i % JOBS]}" 2> /dev/null || break
+			sleep 0.2
+		done
+		report_file "${files[i]}"
+	done
+	wait "${lanes[@]}"
+}
+
 main()
 {
-	local f files=() todo=()
+	local f g b name files=() todo=() host seq pids
+	local -A beside=()
 
 	mkdir -p "$LOGDIR" || die "cannot create $LOGDIR"
+	defer_init
 	if [[ $WHAT == host || $WHAT == all ]]; then
 		make -s -C "$TOP" tools-san || die "cannot build the sanitizer builds (make tools-san)"
 	fi
@@ -146,10 +214,37 @@ main()
 		[[ -n "$FILTER" && "$f" != *"$FILTER"* ]] && continue
 		todo+=("$f")
 	done
-	times_load
-	estimate "${todo[@]}"
+	host=() seq=()
 	for f in "${todo[@]}"; do
+		if is_host "$f"; then
+			host+=("$f")
+			continue
+		fi
+		b=$(beside_of "$f")
+		if [[ -n "$b" && " ${todo[*]} " == *"/$b.sh "* ]]; then
+			beside[$b]+=" $f"
+		else
+			seq+=("$f")
+		fi
+	done
+	times_load
+	estimate "${host[@]}" "${seq[@]}"
+	((${#host[@]})) && run_side_by_side "${host[@]}"
+	for f in "${seq[@]}"; do
+		name=$(basename "$f" .sh)
+		pids=()
+		for g in ${beside[$name]:-}; do
+			run_file "$g" 0 &
+			pids+=($!)
+		done
+		((${#pids[@]})) && defer eval "kill ${pids[*]} 2> /dev/null"
 		run_file "$f"
+		report_file "$f"
+		for g in ${beside[$name]:-}; do
+			wait "${pids[0]}"
+			pids=("${pids[@]:1}")
+			report_file "$g"
+		done
 	done
 	echo "# logs: $LOGDIR"
 	((${#FILES_FAILED[@]})) && echo "# failed: ${FILES_FAILED[*]}"

@@ -22,6 +22,12 @@
 # 159 to 308 s on the 2-core VMs; 447 to 882 s here with another engineer's
 # builds on the same cores), plus a warm rerun from the cache. The
 # daemons are stopped at the end and on failure.
+#
+# make check runs it beside t-50-faults, whose guests wait for their
+# deadlines (minutes with every core idle): this test needs no WORKDIR
+# lock (its build has a WORKDIR of its own), and t-50 counts only the
+# processes and QEMUs of its own runs.
+# check: beside t-50-faults
 
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
