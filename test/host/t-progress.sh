@@ -17,7 +17,7 @@
 # shellcheck source=tools/stages/import.sh
 . "$T_TOP/tools/stages/import.sh"
 
-t_plan 17
+t_plan 18
 
 t_eq "a quarter done in 10 s: 30 s left" \
 	"50 of 200 steps (25%), 10s, about 30s left" "$(fmt_done 50 200 steps 10)"
@@ -55,8 +55,13 @@ t_eq "a fresh dir: against the target's last fresh build" \
 	"x86_64-gcc build of 1/3: 26 of 52 steps (50%), 20s, about 20s left (by the last build)" \
 	"$(build_watch 20 "$log")"
 rm "$WORKDIR/progress/$TGT.fresh"
+echo 78 > "$WORKDIR/progress/arm64-gcc.fresh"
+t_eq "a target's first fresh dir: by another target's fresh build, said so" \
+	"x86_64-gcc build of 1/3: 26 of 78 steps (33%), 20s, about 40s left (by an estimate: arm64-gcc's fresh build)" \
+	"$(build_watch 20 "$log")"
+rm "$WORKDIR/progress/arm64-gcc.fresh"
 t_eq "nothing to go by: said so" \
-	"x86_64-gcc build of 1/3: 26 steps, 20s (no earlier build of this dir to go by)" \
+	"x86_64-gcc build of 1/3: 26 steps, 20s (no earlier build to go by)" \
 	"$(build_watch 20 "$log")"
 build_steps_keep "$log" 1
 t_eq "a fresh dir's count is kept for the dir and the target" "26 26" \

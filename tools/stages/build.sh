@@ -258,28 +258,38 @@ build_steps_of()
 
 # build_watch(): the progress line of the build writing log $2 (into
 # OUT, for target TGT), $1 seconds in (watch_loop): kbuild's steps so far
-# against those of this build dir's last build (OUT/.bisect-steps), or
-# for a fresh dir of the target's last fresh build
-# (WORKDIR/progress/TARGET.fresh), and what is left at that rate.
+# against those of this build dir's last build (OUT/.bisect-steps); for
+# a fresh dir, of the target's last fresh build
+# (WORKDIR/progress/TARGET.fresh), else an estimate from another
+# target's (the first target's cold build gives one to the others); and
+# what is left at that rate.
 build_watch()
 {
 	local el=$1; shift
 	local log=$1; shift
-	local id=${log##*/} total=''
+	local id=${log##*/} total='' by='the last build' f name
 
 	id=${id%%-*}
 	if [[ -f "$OUT/.config" && -r "$OUT/.bisect-steps" && -f "$OUT/.bisect-trees" ]]; then
 		read -r total < "$OUT/.bisect-steps"
 	elif [[ -r "$WORKDIR/progress/$TGT.fresh" ]]; then
 		read -r total < "$WORKDIR/progress/$TGT.fresh"
+	else
+		for f in "$WORKDIR"/progress/*.fresh; do
+			[[ -r "$f" ]] || continue
+			read -r total < "$f"
+			name=${f##*/}
+			by="an estimate: ${name%.fresh}'s fresh build"
+			break
+		done
 	fi
 	[[ "$total" =~ ^[1-9][0-9]*$ ]] || total=
 	printf '%s build of %s: %s' "$TGT" "${STEP_LABEL[id]:-$id}" \
 		"$(fmt_done "$(build_steps_of "$log")" "$total" steps "$el")"
 	if [[ -n "$total" ]]; then
-		echo " (by the last build)"
+		echo " (by $by)"
 	else
-		echo " (no earlier build of this dir to go by)"
+		echo " (no earlier build to go by)"
 	fi
 }
 
