@@ -82,14 +82,23 @@ file_watch()
 	local name=$1; shift
 	local log=$1; shift
 	local last=${1:-}
-	local n left=
+	local n left='' now
 
 	n=$(grep -c '^\(not \)\?ok [0-9]' "$log" 2> /dev/null)
 	if [[ "$last" =~ ^[0-9]+$ ]]; then
 		((last > el)) && left=", about $(fmt_s $((last - el))) left by the last run"
 		[[ -n "$left" ]] || left=", longer than the last run's $(fmt_s "$last")"
 	fi
-	echo "$name: ${n:-0} results, $(fmt_s "$el")$left"
+	# What a bisect-check run of the test does now, when one wrote its
+	# timeline (WORKDIR/runs/latest) since the file started.
+	now=$WORKDIR/runs/latest/progress.log
+	if [[ -f "$now" && "$now" -nt "$log.start" ]]; then
+		now=$(tail -n 1 "$now")
+		now="; its run: ${now#*] }"
+	else
+		now=
+	fi
+	echo "$name: ${n:-0} results, $(fmt_s "$el")$left$now"
 }
 
 # is_host(): whether test file $1 is a host-side test on fixtures: those
@@ -113,6 +122,8 @@ run_file()
 	t=$(now_ms)
 	rm -f "$LOGDIR/$name.result"
 	: > "$log"
+	# When it started (file_watch): a file's mtime.
+	: > "$log.start"
 	((watch)) && watch_start FILE_WATCH_PID file_watch "$name" "$log" "${TIMES[$name]:-}"
 	if is_host "$f"; then
 		T_BIN=$TOP/tools/bin/san bash "$f" > "$log" 2>&1
@@ -121,6 +132,7 @@ run_file()
 	fi
 	rc=$?
 	job_stop FILE_WATCH_PID
+	rm -f "$log.start"
 	echo "$rc $(($(now_ms) - t))" > "$LOGDIR/$name.result.tmp" &&
 		mv "$LOGDIR/$name.result.tmp" "$LOGDIR/$name.result"
 }
