@@ -176,32 +176,32 @@ beside_of()
 	sed -n '1,60s/^# check: beside \([a-z0-9-]*\)$/\1/p' "$1" | head -n 1
 }
 
-# run_side_by_side(): run test files $@ JOBS at a time, each lane every
-# JOBS-th of them; say each in order as soon as it is done.
+# run_side_by_side(): run test files $@ JOBS at a time (lanes_start);
+# say each in order as soon as it is done.
 run_side_by_side()
 {
 	local -a files=("$@") lanes=()
-	local w i name
+	local i dir
 
-	for ((w = 0; w < JOBS; w++)); do
-		(
-			for ((i = w; i < ${#files[@]}; i += JOBS)); do
-				run_file "${files[i]}" 0
-			done
-		) &
-		lanes+=($!)
-	done
+	dir=$LOGDIR/lanes
+	rm -rf "$dir"
+	mkdir -p "$dir" || die "cannot create $dir"
+	lanes_start lanes "$dir" run_file_quiet "${files[@]}"
 	defer eval "kill ${lanes[*]} 2> /dev/null"
 	for ((i = 0; i < ${#files[@]}; i++)); do
-		name=$(basename "${files[i]}" .sh)
 		# Its lane gone without its result: it failed (report_file).
-		until [[ -f "$LOGDIR/$name.result" ]]; do
-			kill -0 "${lanes[i % JOBS]}" 2> /dev/null || break
-			sleep 0.2
-		done
+		lanes_wait_item "$dir" lanes "$i"
 		report_file "${files[i]}"
 	done
 	wait "${lanes[@]}"
+	rm -rf "$dir"
+}
+
+# run_file_quiet(): run_file of test file $1 without a progress line.
+# shellcheck disable=SC2317  # called through lanes_start
+run_file_quiet()
+{
+	run_file "$1" 0
 }
 
 main()

@@ -216,6 +216,46 @@ fmt_s()
 	fi
 }
 
+# lanes_start(): run function $3 on each of the items $4..., JOBS at a
+# time: lane w takes every JOBS-th item from the w-th on. Item i's output
+# goes to DIR/i and its exit code to DIR/i.rc (DIR is $2), written last:
+# lanes_wait_item waits for it. The lanes' pids go to array $1.
+lanes_start()
+{
+	local -n __ls_pids=$1; shift
+	local dir=$1; shift
+	local fn=$1; shift
+	local -a items=("$@")
+	local w i
+
+	__ls_pids=()
+	for ((w = 0; w < JOBS; w++)); do
+		(
+			for ((i = w; i < ${#items[@]}; i += JOBS)); do
+				"$fn" "${items[i]}" > "$dir/$i" 2>&1
+				echo $? > "$dir/$i.rc.tmp" && mv "$dir/$i.rc.tmp" "$dir/$i.rc"
+			done
+		) &
+		__ls_pids+=($!)
+	done
+}
+
+# lanes_wait_item(): wait until item $3 of lanes $2 (lanes_start's pids,
+# by name) writing to DIR $1 is done; false when its lane ended without
+# it (killed).
+lanes_wait_item()
+{
+	local dir=$1; shift
+	local -n __lw_pids=$1; shift
+	local i=$1; shift
+
+	until [[ -f "$dir/$i.rc" ]]; do
+		kill -0 "${__lw_pids[i % ${#__lw_pids[@]}]}" 2> /dev/null ||
+			[[ -f "$dir/$i.rc" ]] || return 1
+		sleep 0.2
+	done
+}
+
 # ---------------------------------------------------------------------------
 # Progress of long work (a build, an import): one line, in place on a
 # terminal, a line now and then otherwise; nothing with QUIET=1.

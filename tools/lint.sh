@@ -127,12 +127,13 @@ program_sources()
 	done < "$TOP/tools/stages.tsv"
 }
 
-# lint_file(): lint file $2 with $1 (shellcheck or checkpatch): exit 0
-# and nothing said when it is clean.
-lint_file()
+# lint_item(): lint "KIND FILE" $1 (KIND shellcheck or checkpatch): exit
+# 0 and nothing said when the file is clean.
+# shellcheck disable=SC2317  # called through lanes_start
+lint_item()
 {
-	local kind=$1; shift
-	local f=$1; shift
+	local kind=${1%% *}
+	local f=${1#* }
 
 	cd "$TOP" || return 1
 	case $kind in
@@ -145,7 +146,8 @@ lint_file()
 
 main()
 {
-	local f n=0 bad=0 out files c_files items tmp w i
+	local f n=0 bad=0 out files c_files items tmp i
+	local -a lanes
 
 	command -v shellcheck >/dev/null || die "shellcheck not found: run 'make deps'"
 	[[ -x "$TOP/tools/bin/globals" ]] || die "tools/bin/globals not found: run 'make tools'"
@@ -164,15 +166,9 @@ main()
 	tmp=$(mktemp -d) || die "cannot make a temporary directory"
 	# shellcheck disable=SC2064  # the directory of now
 	trap "rm -rf '$tmp'" EXIT
-	# JOBS workers, each every JOBS-th file; the results said in order.
-	for ((w = 0; w < JOBS; w++)); do
-		for ((i = w; i < ${#items[@]}; i += JOBS)); do
-			# shellcheck disable=SC2086  # "KIND FILE", two words
-			lint_file ${items[i]} > "$tmp/$i" 2>&1
-			echo $? > "$tmp/$i.rc"
-		done &
-	done
-	wait
+	# JOBS at a time; the results said in order.
+	lanes_start lanes "$tmp" lint_item "${items[@]}"
+	wait "${lanes[@]}"
 	for ((i = 0; i < ${#items[@]}; i++)); do
 		n=$((n + 1))
 		out=$(cat "$tmp/$i" 2> /dev/null)
