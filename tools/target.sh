@@ -224,6 +224,40 @@ toolchain_id()
 	text_of __tc_ref "$file"
 }
 
+# kconfig_options(): variable $1 = what config fragments $2... set, as
+# merge_config.sh merges them: an option's last line ("CONFIG_X=v" or
+# "# CONFIG_X is not set") wins; one line an option, in the order the
+# options first appear. Comments and blank lines are not part of it.
+# Fragment lists that set the same options make the same .config, so
+# they share a build dir and its results: a series taken in (the series
+# config alone) and series.yaml (the same, and guest options the series
+# config already sets) build on from each other. Fails when a fragment
+# cannot be read.
+kconfig_options()
+{
+	local -n __ko_ref=$1; shift
+	local -A __ko_val=()
+	local -a __ko_names=()
+	local __ko_f __ko_line __ko_n
+	local __ko_set='^(CONFIG_[A-Za-z0-9_]*)=(.*)$'
+	local __ko_unset='^# (CONFIG_[A-Za-z0-9_]*) is not set$'
+
+	__ko_ref=
+	for __ko_f in "$@"; do
+		[[ -r "$__ko_f" ]] || return 1
+		while IFS= read -r __ko_line || [[ -n "$__ko_line" ]]; do
+			[[ "$__ko_line" =~ $__ko_set || "$__ko_line" =~ $__ko_unset ]] || continue
+			__ko_n=${BASH_REMATCH[1]}
+			[[ -v "__ko_val[$__ko_n]" ]] || __ko_names+=("$__ko_n")
+			__ko_val[$__ko_n]=$__ko_line
+		done < "$__ko_f"
+	done
+	for __ko_n in "${__ko_names[@]}"; do
+		__ko_ref+=${__ko_val[$__ko_n]}$'\n'
+	done
+	return 0
+}
+
 # build_ids(): per target, the build dir and the identities its build
 # results depend on: one incremental build dir per target, config and
 # toolchain, never mixed; results also depend on how make is called and
@@ -231,7 +265,7 @@ toolchain_id()
 # command lines: build dirs are not relocatable).
 build_ids()
 {
-	local t f frag text h rows fns
+	local t frag h rows fns
 
 	GUESTMOD_ID=-
 	[[ "$GUEST_MODULES" == - ]] || hash_files_to GUESTMOD_ID "$GUEST_MODULES"/*
@@ -243,11 +277,7 @@ build_ids()
 		target_select "$t"
 		target_table_rows rows "$t"
 		toolchain_id "TGT_TOOLCHAIN[$t]"
-		frag=
-		for f in "${TGT_FRAGMENTS[@]}"; do
-			text_of text "$f"
-			frag+=$text
-		done
+		kconfig_options frag "${TGT_FRAGMENTS[@]}"
 		hash_to h "$frag" "${TGT_TOOLCHAIN[$t]}" "$WT"
 		TGT_OUT[$t]=$WORKDIR/build/$h
 		hash_to "TGT_CFGID[$t]" "${TGT_OUT[$t]}" "$fns" "$rows"
@@ -291,10 +321,9 @@ build_key()
 build_ident()
 {
 	local tree=$1; shift
-	local f frag=
-	for f in "${TGT_FRAGMENTS[@]}"; do
-		frag+=$(cat "$f")
-	done
+	local frag
+
+	kconfig_options frag "${TGT_FRAGMENTS[@]}"
 	hash_of "$tree" "$frag" "$TOOLCHAIN_ID" | cut -c1-12
 }
 

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# t-kconfig.sh - a build dir is named by the options its config
+# fragments set, as merge_config.sh merges them (kconfig_options,
+# tools/target.sh), not by the fragments' text: the last line of an
+# option wins, comments and blank lines and repeats are no part of it,
+# and any option set otherwise, added or taken away names another dir.
+# Then, on the real tables and series.yaml: a series taken in without
+# claims (--range, --mbox: the series config alone) gets the build dir,
+# the build key and the kernel identity of series.yaml, whose guest
+# options the series config sets too; a series with an option more
+# does not.
+
+# shellcheck source=test/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
+
+D=$T_TMP/kconfig
+mkdir -p "$D/wd" "$D/patches"
+
+# opts(): kconfig_options of fragments $@, or "fails".
+opts()
+{
+	TOP=$T_TOP bash -c '
+		. "$TOP/tools/lib.sh"
+		. "$TOP/tools/target.sh"
+		kconfig_options o "$@" || { echo fails; exit; }
+		printf "%s" "$o"' opts "$@"
+}
+
+t_plan 12
+
+printf '%s\n' '# a comment' 'CONFIG_A=y' '' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a"
+printf '%s\n' 'CONFIG_A=y' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a-bare"
+printf '%s\n' '# again' 'CONFIG_C="x y"' 'CONFIG_A=y' > "$D/repeat"
+printf '%s\n' 'CONFIG_A=n' > "$D/a-off"
+printf '%s\n' 'CONFIG_D=m' > "$D/d"
+# No newline at the end: merge_config.sh still takes the last line.
+printf 'CONFIG_D=y' > "$D/d-nonl"
+
+t_eq "options, each once, in the order they first appear" \
+	"$(printf '%s\n' 'CONFIG_A=y' '# CONFIG_B is not set' 'CONFIG_C="x y"')" "$(opts "$D/a")"
+t_eq "comments and blank lines are no part of it" "$(opts "$D/a-bare")" "$(opts "$D/a")"
+t_eq "a fragment that repeats options set before changes nothing" \
+	"$(opts "$D/a")" "$(opts "$D/a" "$D/repeat")"
+t_eq "the last line of an option wins" \
+	"$(printf '%s\n' 'CONFIG_A=n' '# CONFIG_B is not set' 'CONFIG_C="x y"')" \
+	"$(opts "$D/a" "$D/a-off")"
+t_eq "an option added is said" "$(opts "$D/a")"$'\n'CONFIG_D=m "$(opts "$D/a" "$D/d")"
+t_eq "a last line without a newline counts" "$(opts "$D/a")"$'\n'CONFIG_D=y "$(opts "$D/a" "$D/d-nonl")"
+t_eq "a fragment that cannot be read fails" fails "$(opts "$D/a" "$D/none")"
+
+# ids(): build dir, build key id and the identity of a kernel of one tree
+# for target $2 of series file $1, as bisect-check makes them.
+ids()
+{
+	TOP=$T_TOP WORKDIR=$D/wd WT=$D/worktree bash -c '
+		. "$TOP/tools/lib.sh"
+		for f in cell stages/import stages/apply stages/build stages/boot series; do
+			. "$TOP/tools/$f.sh"
+		done
+		load_series "$1"
+		build_ids
+		target_select "$2"
+		echo "$OUT $CFG_ID $(build_ident 0123456789abcdef0123456789abcdef01234567)"' ids "$@"
+}
+
+# A series as --range writes it (tools/intake.sh intake_write): the
+# series config, no claims, the default target; and one with an option
+# of its own besides.
+cp "$T_TOP/patches/v2/0001-"*.patch "$D/patches/0001.patch"
+printf '%s\n' 'name: taken-in' 'version: 1' "config: $T_TOP/tools/kconfig/bisect.config" \
+	'base:' '  package: linux-source-6.1' 'boot:' '  timeout: 120' 'patches:' \
+	'  - file: patches/0001.patch' > "$D/taken-in.yaml"
+{ cat "$T_TOP/tools/kconfig/bisect.config"; echo 'CONFIG_PRINTK_CALLER=y'; } > "$D/more.config"
+sed "s|^config: .*|config: $D/more.config|" "$D/taken-in.yaml" > "$D/more.yaml"
+mine=$(ids "$T_TOP/series.yaml" x86_64-gcc)
+taken=$(ids "$D/taken-in.yaml" x86_64-gcc)
+more=$(ids "$D/more.yaml" x86_64-gcc)
+t_rc "series.yaml's ids are made (build dir, key, identity)" 0 \
+	test "$(wc -w <<< "$mine")" -eq 3
+t_eq "a series taken in: series.yaml's build dir, key and kernel identity" "$mine" "$taken"
+t_rc "an option more: another build dir" 0 test "${more%% *}" != "${mine%% *}"
+t_rc "an option more: another identity" 0 test "${more##* }" != "${mine##* }"
+t_eq "series.yaml's guest options are all set by the series config (else a series taken in builds cold)" \
+	"$(opts "$T_TOP/tools/kconfig/bisect.config")" \
+	"$(opts "$T_TOP/tools/kconfig/bisect.config" <("$T_BIN/series" "$T_TOP/series.yaml" |
+		sed -n 's/^kconfig\t//p'))"
+
+t_done
