@@ -14,6 +14,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/../tools/lib.sh"
 WHAT=${1:-all}
 FILTER=${2:-}
 LOGDIR=${CHECK_LOGDIR:-$WORKDIR/check-logs}
+# Host files at a time: they wait for much of their time (sleeps,
+# deadlines, a process to end), so twice as many as cores keep them busy.
+HOST_LANES=${HOST_LANES:-$((JOBS * 2))}
 PASS=0
 FAIL=0
 SKIP=0
@@ -53,7 +56,8 @@ estimate()
 	for f in "$@"; do
 		name=$(basename "$f" .sh)
 		if [[ -n "${TIMES[$name]:-}" ]]; then
-			# Host files run JOBS at a time.
+			# Host files run side by side, as many as cores
+			# keep busy.
 			if is_host "$f"; then
 				secs=$((secs + TIMES[$name] / JOBS))
 			else
@@ -176,7 +180,7 @@ beside_of()
 	sed -n '1,60s/^# check: beside \([a-z0-9-]*\)$/\1/p' "$1" | head -n 1
 }
 
-# run_side_by_side(): run test files $@ JOBS at a time (lanes_start);
+# run_side_by_side(): run test files $@ HOST_LANES at a time (lanes_start);
 # say each in order as soon as it is done.
 run_side_by_side()
 {
@@ -186,7 +190,7 @@ run_side_by_side()
 	dir=$LOGDIR/lanes
 	rm -rf "$dir"
 	mkdir -p "$dir" || die "cannot create $dir"
-	lanes_start lanes "$dir" run_file_quiet "${files[@]}"
+	lanes_start lanes "$dir" "$HOST_LANES" run_file_quiet "${files[@]}"
 	defer eval "kill ${lanes[*]} 2> /dev/null"
 	for ((i = 0; i < ${#files[@]}; i++)); do
 		# Its lane gone without its result: it failed (report_file).

@@ -216,22 +216,26 @@ fmt_s()
 	fi
 }
 
-# lanes_start(): run function $3 on each of the items $4..., JOBS at a
-# time: lane w takes every JOBS-th item from the w-th on. Item i's output
-# goes to DIR/i and its exit code to DIR/i.rc (DIR is $2), written last:
-# lanes_wait_item waits for it. The lanes' pids go to array $1.
+# lanes_start(): run function $4 on each of the items $5..., $3 at a
+# time: each of $3 lanes takes the next item no lane has taken (a
+# mkdir DIR/i.taken decides), so a long item holds up one lane only.
+# Item i's output goes to DIR/i and its exit code to DIR/i.rc (DIR is
+# $2), written last: lanes_wait_item waits for it. The lanes' pids go to
+# array $1.
 lanes_start()
 {
 	local -n __ls_pids=$1; shift
 	local dir=$1; shift
+	local n=$1; shift
 	local fn=$1; shift
 	local -a items=("$@")
 	local w i
 
 	__ls_pids=()
-	for ((w = 0; w < JOBS; w++)); do
+	for ((w = 0; w < n; w++)); do
 		(
-			for ((i = w; i < ${#items[@]}; i += JOBS)); do
+			for ((i = 0; i < ${#items[@]}; i++)); do
+				mkdir "$dir/$i.taken" 2> /dev/null || continue
 				"$fn" "${items[i]}" > "$dir/$i" 2>&1
 				echo $? > "$dir/$i.rc.tmp" && mv "$dir/$i.rc.tmp" "$dir/$i.rc"
 			done
@@ -241,8 +245,8 @@ lanes_start()
 }
 
 # lanes_wait_item(): wait until item $3 of lanes $2 (lanes_start's pids,
-# by name) writing to DIR $1 is done; false when its lane ended without
-# it (killed).
+# by name) writing to DIR $1 is done; false when every lane ended
+# without it (killed).
 lanes_wait_item()
 {
 	local dir=$1; shift
@@ -250,7 +254,7 @@ lanes_wait_item()
 	local i=$1; shift
 
 	until [[ -f "$dir/$i.rc" ]]; do
-		kill -0 "${__lw_pids[i % ${#__lw_pids[@]}]}" 2> /dev/null ||
+		kill -0 "${__lw_pids[@]}" 2> /dev/null ||
 			[[ -f "$dir/$i.rc" ]] || return 1
 		sleep 0.2
 	done

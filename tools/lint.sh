@@ -167,7 +167,7 @@ main()
 	# shellcheck disable=SC2064  # the directory of now
 	trap "rm -rf '$tmp'" EXIT
 	# JOBS at a time; the results said in order.
-	lanes_start lanes "$tmp" lint_item "${items[@]}"
+	lanes_start lanes "$tmp" "$JOBS" lint_item "${items[@]}"
 	wait "${lanes[@]}"
 	for ((i = 0; i < ${#items[@]}; i++)); do
 		n=$((n + 1))
