@@ -17,6 +17,8 @@ LOGDIR=${CHECK_LOGDIR:-$WORKDIR/check-logs}
 # Host files at a time: they wait for much of their time (sleeps,
 # deadlines, a process to end), so twice as many as cores keep them busy.
 HOST_LANES=${HOST_LANES:-$((JOBS * 2))}
+# The nice value of a file that runs beside another ("# check: beside").
+BESIDE_NICE=10
 PASS=0
 FAIL=0
 SKIP=0
@@ -174,7 +176,8 @@ report_file()
 # its header ("# check: beside NAME"): one that leaves cores idle for a
 # while (guests that wait for a deadline) while this one needs them, and
 # shares nothing with it (not the WORKDIR lock, not a QEMU of its own
-# that the other counts).
+# that the other counts). It runs niced (BESIDE_NICE): the other one's
+# work goes first.
 beside_of()
 {
 	sed -n '1,60s/^# check: beside \([a-z0-9-]*\)$/\1/p' "$1" | head -n 1
@@ -249,8 +252,9 @@ main()
 	for f in "${seq[@]}"; do
 		name=$(basename "$f" .sh)
 		pids=()
+		# Beside it, at a lower priority: what it leaves idle.
 		for g in ${beside[$name]:-}; do
-			run_file "$g" 0 &
+			(renice -n "$BESIDE_NICE" -p "$BASHPID" > /dev/null; run_file "$g" 0) &
 			pids+=($!)
 		done
 		((${#pids[@]})) && defer eval "kill ${pids[*]} 2> /dev/null"
