@@ -17,7 +17,8 @@ LOGDIR=${CHECK_LOGDIR:-$WORKDIR/check-logs}
 # Host files at a time: they wait for much of their time (sleeps,
 # deadlines, a process to end), so twice as many as cores keep them busy.
 HOST_LANES=${HOST_LANES:-$((JOBS * 2))}
-# The nice value of a file that runs beside another ("# check: beside").
+# The nice value of a file that runs beside others ("# check: beside" or
+# "after", placement_of).
 BESIDE_NICE=10
 PASS=0
 FAIL=0
@@ -172,15 +173,31 @@ report_file()
 	fi
 }
 
-# beside_of(): the test file that file $1 runs beside, when it says so in
-# its header ("# check: beside NAME"): one that leaves cores idle for a
-# while (guests that wait for a deadline) while this one needs them, and
-# shares nothing with it (not the WORKDIR lock, not a QEMU of its own
-# that the other counts). It runs niced (BESIDE_NICE): the other one's
-# work goes first.
-beside_of()
+# placement_of(): where file $1 runs when its header says so, as "HOW
+# NAME": "# check: beside NAME" runs it while test file NAME runs, and
+# says it once NAME is done; "# check: after NAME" starts it once NAME is
+# done, beside the files after NAME, and says it when it ends. Either is
+# for a file that needs the cores other files leave idle for a while
+# (guests that wait for a deadline, one-threaded steps) and shares
+# nothing with them (not the WORKDIR lock, not a QEMU of its own that
+# another counts). It runs niced (BESIDE_NICE): the others' work goes
+# first.
+placement_of()
 {
-	sed -n '1,60s/^# check: beside \([a-z0-9-]*\)$/\1/p' "$1" | head -n 1
+	sed -n '1,60s/^# check: \(beside\|after\) \([a-z0-9-]*\)$/\1 \2/p' "$1" | head -n 1
+}
+
+# niced_start(): start run_file of test file $2 in the background, niced
+# (BESIDE_NICE), without its progress line; its pid in variable $1,
+# killed when this ends.
+niced_start()
+{
+	local -n __ns_pid=$1; shift
+	local f=$1; shift
+
+	(renice -n "$BESIDE_NICE" -p "$BASHPID" > /dev/null; run_file "$f" 0) &
+	__ns_pid=$!
+	defer eval "kill $__ns_pid 2> /dev/null"
 }
 
 # run_side_by_side(): run test files $@ HOST_LANES at a time (lanes_start);
@@ -213,8 +230,9 @@ run_file_quiet()
 
 main()
 {
-	local f g b name files=() todo=() host seq pids
-	local -A beside=()
+	local f g b how name pid files=() todo=() host seq pids later=() later_pids=()
+	local -A beside=() after=()
+	local i
 
 	mkdir -p "$LOGDIR" || die "cannot create $LOGDIR"
 	defer_init
@@ -239,9 +257,13 @@ main()
 			host+=("$f")
 			continue
 		fi
-		b=$(beside_of "$f")
-		if [[ -n "$b" && " ${todo[*]} " == *"/$b.sh "* ]]; then
-			beside[$b]+=" $f"
+		read -r how b < <(placement_of "$f")
+		if [[ -n "${b:-}" && " ${todo[*]} " == *"/$b.sh "* ]]; then
+			if [[ "$how" == beside ]]; then
+				beside[$b]+=" $f"
+			else
+				after[$b]+=" $f"
+			fi
 		else
 			seq+=("$f")
 		fi
@@ -252,12 +274,10 @@ main()
 	for f in "${seq[@]}"; do
 		name=$(basename "$f" .sh)
 		pids=()
-		# Beside it, at a lower priority: what it leaves idle.
 		for g in ${beside[$name]:-}; do
-			(renice -n "$BESIDE_NICE" -p "$BASHPID" > /dev/null; run_file "$g" 0) &
-			pids+=($!)
+			niced_start pid "$g"
+			pids+=("$pid")
 		done
-		((${#pids[@]})) && defer eval "kill ${pids[*]} 2> /dev/null"
 		run_file "$f"
 		report_file "$f"
 		for g in ${beside[$name]:-}; do
@@ -265,6 +285,24 @@ main()
 			pids=("${pids[@]:1}")
 			report_file "$g"
 		done
+		for g in ${after[$name]:-}; do
+			niced_start pid "$g"
+			later+=("$g")
+			later_pids+=("$pid")
+		done
+		# Those started after an earlier file that are done by now.
+		for ((i = 0; i < ${#later[@]}; i++)); do
+			[[ -n "${later[i]}" ]] || continue
+			kill -0 "${later_pids[i]}" 2> /dev/null && continue
+			wait "${later_pids[i]}"
+			report_file "${later[i]}"
+			later[i]=
+		done
+	done
+	for ((i = 0; i < ${#later[@]}; i++)); do
+		[[ -n "${later[i]}" ]] || continue
+		wait "${later_pids[i]}"
+		report_file "${later[i]}"
 	done
 	echo "# logs: $LOGDIR"
 	((${#FILES_FAILED[@]})) && echo "# failed: ${FILES_FAILED[*]}"

@@ -23,11 +23,13 @@
 # builds on the same cores), plus a warm rerun from the cache. The
 # daemons are stopped at the end and on failure.
 #
-# make check runs it beside t-50-faults, whose guests wait for their
-# deadlines (minutes with every core idle): this test needs no WORKDIR
-# lock (its build has a WORKDIR of its own), and t-50 counts only the
-# processes and QEMUs of its own runs.
-# check: beside t-50-faults
+# make check starts it once t-10-bisect-v1 is done and runs it beside the
+# files after that, at a lower priority, in the cores they leave idle
+# (guests that wait for deadlines, one-threaded steps): it needs no
+# WORKDIR lock (its build has a WORKDIR of its own), only the last step
+# of v1 that t-10 built, and the other files count only the processes
+# and QEMUs of their own runs (t-60 runs no QEMU).
+# check: after t-10-bisect-v1
 
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -35,7 +37,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 source "$T_TOP/test/e2e/lib-e2e.sh"
 
 KREPO=$E2E_WORKDIR/kernel.git
-SERIES_FILE=$T_TOP/series.yaml
+# v1, which t-10 checks: its last step is built when this one starts.
+SERIES_FILE=$T_TOP/test/series/v1.yaml
 TGT=x86_64-gcc
 # The test's own WORKDIR, removed at the end.
 DWD=$E2E_WORKDIR/t-60-distcc
@@ -132,7 +135,8 @@ t_rc "distccd may run gcc (/usr/lib/distcc/gcc; else: update-distcc-symlinks)" 0
 
 # The step: the series' last, as bisect-check applied it in the shared
 # WORKDIR (the earlier tests did; else it runs here first).
-branch=bisect/$(sed -n 's/^name: *//p' "$SERIES_FILE")/v$(sed -n 's/^version: *//p' "$SERIES_FILE")
+branch=bisect/$("$T_BIN/series" "$SERIES_FILE" | awk -F'\t' '$1 == "name" { n = $2 }
+	$1 == "version" { v = $2 } END { print n "/v" v }')
 if ! git --git-dir="$KREPO" rev-parse -q --verify "$branch" > /dev/null; then
 	e2e_run "$SERIES_FILE" LOCK_WAIT=1800 TARGETS="$TGT"
 fi
