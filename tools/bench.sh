@@ -426,7 +426,7 @@ main()
 	command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 	# Setup, not timed: leftovers of an earlier bench.
 	COLD_SRC=$(wt_root "$BENCH_DIR/wd")/cold-src
-	wt_root_make "$COLD_SRC" || die "cannot create $(dirname "$COLD_SRC")"
+	wt_root_make "$COLD_SRC" "$BENCH_DIR/wd" || die "cannot create $(dirname "$COLD_SRC")"
 	defer wt_root_drop "$COLD_SRC" "$BENCH_DIR/wd"
 	defer rm -rf "$COLD_SRC"
 	rm -rf "$COLD_SRC" "$BENCH_DIR/cold-out"

@@ -440,21 +440,49 @@ wt_root()
 	echo "$workdir"
 }
 
-# wt_root_make(): make the directory of worktree $1, for us alone.
+# wt_root_make(): make the directory of worktree $1, for us alone; one of
+# /dev/shm (wt_root) says in it which WORKDIR it is of ($2, default
+# WORKDIR): what wt_root_orphans goes by once that WORKDIR is gone.
 wt_root_make()
 {
-	local dir
+	local dir workdir=${2:-$WORKDIR}
 	dir=$(dirname "$1")
-	[[ -d "$dir" ]] || mkdir -m 700 "$dir"
+	[[ -d "$dir" ]] || mkdir -m 700 "$dir" || return 1
+	# Said also in one made before it was said.
+	[[ "$dir" == /dev/shm/bisect-check.* && ! -e "$dir/.workdir" ]] &&
+		realpath -m "$workdir" > "$dir/.workdir"
+	return 0
 }
 
-# wt_root_drop(): remove the directory of worktree $1 once empty, unless
-# it is WORKDIR $2.
+# wt_root_orphans(): the worktree dirs of ours on /dev/shm whose WORKDIR
+# is gone (removed by hand: make distclean removes its own), one a line:
+# a kept worktree there holds a kernel tree in memory (1.5 GB) that no
+# run would use again. Only those that name their WORKDIR, and match
+# it (the name is its hash), and are ours.
+wt_root_orphans()
+{
+	local dir workdir
+
+	for dir in /dev/shm/bisect-check."$EUID".*; do
+		[[ -d "$dir" && ! -L "$dir" && -O "$dir" && -r "$dir/.workdir" ]] || continue
+		IFS= read -r workdir < "$dir/.workdir" || continue
+		[[ "$workdir" == /* && ! -e "$workdir" ]] || continue
+		[[ "$dir" == "/dev/shm/bisect-check.$EUID.$(printf '%s\n' "$workdir" | sha1sum | cut -c1-12)" ]] ||
+			continue
+		echo "$dir"
+	done
+}
+
+# wt_root_drop(): remove the directory of worktree $1 once empty (but for
+# what wt_root_make said in it), unless it is WORKDIR $2.
 wt_root_drop()
 {
 	local dir
 	dir=$(dirname "$1")
-	[[ "$dir" -ef "$2" ]] || rmdir "$dir" 2>/dev/null
+	[[ "$dir" -ef "$2" ]] && return 0
+	[[ -e "$dir/.workdir" ]] || { rmdir "$dir" 2>/dev/null; return 0; }
+	rm -f "$dir/.workdir"
+	rmdir "$dir" 2>/dev/null || realpath -m "$2" > "$dir/.workdir"
 	return 0
 }
 

@@ -20,6 +20,9 @@
 #   ccache/        the depend-mode cache of earlier versions goes: its
 #                  entries can serve stale .incbin objects (build.sh).
 #   kernel.git     the imported base trees and series branches stay.
+#   /dev/shm/bisect-check.*  the worktree dir of a WORKDIR that is gone
+#                  (wt_root_orphans: removed by hand) goes, with the
+#                  kept worktree in it (at most hourly, as above).
 #
 # Usage: tools/prune.sh [WORKDIR]   (default: $WORKDIR, else the default)
 
@@ -90,7 +93,7 @@ workdir_prune()
 {
 	local workdir=$1; shift
 	local mode=${1:-all}
-	local runs links last=0
+	local runs links dir last=0
 
 	[[ -d "$workdir" ]] || return 0
 	[[ -e "$workdir/ccache" ]] && rm -rf -- "$workdir/ccache"
@@ -117,6 +120,9 @@ workdir_prune()
 	prune_unused "$workdir/cache" 2 '*.tmp.*' 1
 	prune_unused "$workdir/artifacts" 1 '*.tmp.*' 1
 	prune_unused "$workdir/wcheck" 1 '*.tmp.*' 1
+	wt_root_orphans | while IFS= read -r dir; do
+		rm -rf -- "$dir"
+	done
 	return 0
 }
 

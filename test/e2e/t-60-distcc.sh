@@ -174,7 +174,7 @@ before3=$(jobs_of "$T_TMP/distccd-127.0.0.3.log" | cut -d' ' -f1)
 # The build, cold, through the daemons; JOBS left to their capacity.
 rm -rf "$DWD"
 defer rm -rf "$DWD"
-wt_root_make "$TREE"
+wt_root_make "$TREE" "$DWD"
 defer wt_root_drop "$TREE" "$DWD"
 git --git-dir="$KREPO" worktree add -q --detach "$TREE" "$sha"
 defer worktree_drop "$KREPO" "$TREE"

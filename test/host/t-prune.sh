@@ -3,7 +3,9 @@
 #
 # t-prune.sh - tests of tools/prune.sh, the WORKDIR policy, on a WORKDIR
 # made here: run dirs kept by count and by the links that name them,
-# other entries by their last use; nothing outside WORKDIR is touched.
+# other entries by their last use; nothing outside WORKDIR is touched;
+# the worktree dir on /dev/shm of a WORKDIR removed by hand goes, no
+# other.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -26,7 +28,7 @@ present()
 	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
 }
 
-t_plan 22
+t_plan 27
 
 # 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
 for i in $(seq -w 1 25); do
@@ -104,4 +106,38 @@ bash -c '. "$1/tools/lib.sh" && . "$1/tools/cache.sh" && . "$1/tools/prune.sh" &
 t_eq "sourced with cache.sh: the newest 2 runs and the pinned one stay" \
 	"20261102-02 20261105-05 20261106-06" \
 	"$(cd "$W2/runs" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | xargs)"
+# Worktree dirs on /dev/shm (lib.sh wt_root): one of a WORKDIR removed
+# by hand, with a kept worktree in it, goes; one of a WORKDIR that is
+# there stays, and so does one whose note names another WORKDIR than
+# its name says.
+gone=$T_TMP/gone-workdir live=$T_TMP/live-workdir
+mkdir -p "$live"
+
+# lib(): command $@ in a shell with tools/lib.sh.
+lib()
+{
+	bash -c '. "$0/tools/lib.sh" && "$@"' "$T_TOP" "$@"
+}
+
+groot=$(lib wt_root "$gone") lroot=$(lib wt_root "$live") froot=$(lib wt_root "$T_TMP/forged")
+if [[ "$groot" == /dev/shm/* ]]; then
+	lib wt_root_make "$groot/worktree" "$gone" && mkdir "$groot/worktree-kept"
+	lib wt_root_make "$lroot/worktree" "$live" && mkdir "$lroot/worktree-kept"
+	lib wt_root_make "$froot/worktree" "$gone"
+	out=$(PRUNE_RUNS=20 PRUNE_DAYS=14 bash "$T_TOP/tools/prune.sh" "$W" 2>&1)
+	t_eq "the worktree dir of a WORKDIR removed by hand goes" no "$(present "$groot")"
+	t_eq "the worktree dir of a WORKDIR that is there stays" yes "$(present "$lroot/worktree-kept")"
+	t_eq "a dir whose note does not match its name stays" yes "$(present "$froot/.workdir")"
+	rmdir "$lroot/worktree-kept" && lib wt_root_drop "$lroot/worktree" "$live"
+	t_eq "wt_root_drop: empty but for its note, it goes" no "$(present "$lroot")"
+	mkdir "$froot/worktree-kept" && lib wt_root_drop "$froot/worktree" "$T_TMP/forged"
+	t_eq "wt_root_drop: with something else in it, it stays, noted" "yes $(realpath -m "$T_TMP/forged")" \
+		"$(present "$froot") $(cat "$froot/.workdir" 2> /dev/null)"
+	rm -rf "$groot" "$lroot" "$froot"
+else
+	for i in 1 2 3 4 5; do
+		t_skip "no tmpfs /dev/shm of 8 GiB here: worktrees go in WORKDIR"
+	done
+fi
+
 t_done
