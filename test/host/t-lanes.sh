@@ -41,7 +41,7 @@ t_eq "each item's output and exit code, by its index" "long:0 a:0 b:1 c:0 d:0 " 
 t_eq "each item ran once" "5" "$(wc -l < "$D/order")"
 # The short ones all started before the long one ended: the free lane
 # took them one after another.
-long_end=$(awk '$1 == "long" { print $2 + 3 }' "$D/order")
+long_end=$(awk '$1 == "long" { printf "%.3f\n", $2 + 3 }' "$D/order")
 t_eq "while one lane runs the long item, the other runs all the rest" "a b c d" \
 	"$(awk -v e="$long_end" '$1 != "long" && $2 < e { print $1 }' "$D/order" | xargs)"
 
