@@ -227,7 +227,9 @@ toolchain_id()
 # kconfig_options(): variable $1 = what config fragments $2... set, as
 # merge_config.sh merges them: an option's last line ("CONFIG_X=v" or
 # "# CONFIG_X is not set") wins; one line an option, in the order the
-# options first appear. Comments and blank lines are not part of it.
+# options first appear. Comments and blank lines are not part of it. A
+# line's CR before its newline is not either: Kconfig reads
+# "# CONFIG_X is not set\r" as such, and drops the CR of a value.
 # Fragment lists that set the same options make the same .config, so
 # they share a build dir and its results: a series taken in (the series
 # config alone) and series.yaml (the same, and guest options the series
@@ -246,6 +248,7 @@ kconfig_options()
 	for __ko_f in "$@"; do
 		[[ -r "$__ko_f" ]] || return 1
 		while IFS= read -r __ko_line || [[ -n "$__ko_line" ]]; do
+			__ko_line=${__ko_line%$'\r'}
 			[[ "$__ko_line" =~ $__ko_set || "$__ko_line" =~ $__ko_unset ]] || continue
 			__ko_n=${BASH_REMATCH[1]}
 			[[ -v "__ko_val[$__ko_n]" ]] || __ko_names+=("$__ko_n")

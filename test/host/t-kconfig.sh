@@ -28,7 +28,7 @@ opts()
 		printf "%s" "$o"' opts "$@"
 }
 
-t_plan 12
+t_plan 13
 
 printf '%s\n' '# a comment' 'CONFIG_A=y' '' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a"
 printf '%s\n' 'CONFIG_A=y' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a-bare"
@@ -37,6 +37,7 @@ printf '%s\n' 'CONFIG_A=n' > "$D/a-off"
 printf '%s\n' 'CONFIG_D=m' > "$D/d"
 # No newline at the end: merge_config.sh still takes the last line.
 printf 'CONFIG_D=y' > "$D/d-nonl"
+printf '%s\n' '# CONFIG_A is not set' > "$D/a-unset"
 
 t_eq "options, each once, in the order they first appear" \
 	"$(printf '%s\n' 'CONFIG_A=y' '# CONFIG_B is not set' 'CONFIG_C="x y"')" "$(opts "$D/a")"
@@ -49,6 +50,12 @@ t_eq "the last line of an option wins" \
 t_eq "an option added is said" "$(opts "$D/a")"$'\n'CONFIG_D=m "$(opts "$D/a" "$D/d")"
 t_eq "a last line without a newline counts" "$(opts "$D/a")"$'\n'CONFIG_D=y "$(opts "$D/a" "$D/d-nonl")"
 t_eq "a fragment that cannot be read fails" fails "$(opts "$D/a" "$D/none")"
+# CRLF line ends (a fragment written on another system): Kconfig takes
+# "# CONFIG_A is not set" with its CR, so A is off; a key that skipped
+# the line would name the build dir of A=y, whose kernel has A.
+printf '# CONFIG_A is not set\r\nCONFIG_D=m\r\n' > "$D/crlf"
+t_eq "CRLF: an option unset with a CR is unset; a value's CR is dropped" \
+	"$(opts "$D/a" "$D/a-unset" "$D/d")" "$(opts "$D/a" "$D/crlf")"
 
 # ids(): build dir, build key id and the identity of a kernel of one tree
 # for target $2 of series file $1, as bisect-check makes them.
