@@ -457,8 +457,8 @@ wt_root_make()
 # wt_root_orphans(): the worktree dirs of ours on /dev/shm whose WORKDIR
 # is gone (removed by hand: make distclean removes its own), one a line:
 # a kept worktree there holds a kernel tree in memory (1.5 GB) that no
-# run would use again. Only those that name their WORKDIR, and match
-# it (the name is its hash), and are ours.
+# run would use again. Only those that name their WORKDIR, and are the
+# dir wt_root gives it, and are ours.
 wt_root_orphans()
 {
 	local dir workdir
@@ -467,10 +467,9 @@ wt_root_orphans()
 		[[ -d "$dir" && ! -L "$dir" && -O "$dir" && -r "$dir/.workdir" ]] || continue
 		IFS= read -r workdir < "$dir/.workdir" || continue
 		[[ "$workdir" == /* && ! -e "$workdir" ]] || continue
-		[[ "$dir" == "/dev/shm/bisect-check.$EUID.$(printf '%s\n' "$workdir" | sha1sum | cut -c1-12)" ]] ||
-			continue
-		echo "$dir"
+		[[ "$(wt_root "$workdir")" == "$dir" ]] && echo "$dir"
 	done
+	return 0
 }
 
 # wt_root_drop(): remove the directory of worktree $1 once empty (but for
