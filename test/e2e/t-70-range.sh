@@ -100,7 +100,12 @@ if ! git --git-dir="$KREPO" rev-parse -q --verify bisect/unexport-kallsyms/v2 > 
 	e2e_run "$T_TOP/series.yaml" LOCK_WAIT=2400
 fi
 import=$(git --git-dir="$KREPO" for-each-ref --count=1 --format='%(refname)' refs/heads/import/)
-git clone -q --no-checkout --single-branch -b "${import#refs/heads/}" "$KREPO" "$R" ||
+# No automatic gc in it: a local clone takes every loose object of the
+# kernel repo (which never packs them), so a commit of the test's (the
+# b4 branch's third) set off a detached gc that repacked the repository
+# while b4-check ran, and "b4-check leaves the repository as it was"
+# failed on a WORKDIR with many runs behind it.
+git clone -q -c gc.auto=0 --no-checkout --single-branch -b "${import#refs/heads/}" "$KREPO" "$R" ||
 	bail "cannot clone $KREPO"
 git -C "$R" branch -q -m base
 git -C "$R" remote remove origin
