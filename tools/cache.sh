@@ -96,42 +96,124 @@ hash_files_to()
 		done | sha1sum | cut -c1-20)
 }
 
-# memo_get(): variable $1 = what memo $2 (WORKDIR/memo/$2) keeps for key
-# $3; fails when it keeps nothing. A memo holds facts of immutable
-# inputs only (what a commit id names never changes), so that a rerun
-# need not ask git again; each is read once a run.
+# The store of facts: memo NAME is WORKDIR/memo/NAME, one fact a line,
+# "KEY<TAB>VALUE" (a key is one line without a tab; in a value a
+# backslash, a newline and a tab are written \\, \n and \t, so that any
+# text comes back as it went in). A memo holds facts of immutable inputs
+# only (what a commit id names never changes; what a program says, under
+# its file's identity; a probe's answer, under what decides it), so that
+# a rerun need not ask again. Everything the tool keeps besides the cells'
+# results (cache/, cell.sh) is a memo.
 declare -A MEMO=() MEMO_READ=()
+
+# memo_load(): read memo $1 into MEMO (MEMO_READ: the identity of the
+# file as read).
+memo_load()
+{
+	local name=$1; shift
+	local file=$WORKDIR/memo/$name k v rest
+
+	MEMO_READ[$name]=-
+	[[ -r "$file" ]] || return 0
+	file_id "$file" && MEMO_READ[$name]=$FILE_ID
+	while IFS=$'\t' read -r k rest; do
+		v=
+		while [[ "$rest" == *\\* ]]; do
+			v+=${rest%%\\*}
+			rest=${rest#*\\}
+			case ${rest:0:1} in
+			n) v+=$'\n' ;;
+			t) v+=$'\t' ;;
+			*) v+=${rest:0:1} ;;
+			esac
+			rest=${rest:1}
+		done
+		MEMO["$name:$k"]=$v$rest
+	done < "$file"
+}
+
+# memo_get(): variable $1 = what memo $2 keeps for key $3; fails when it
+# keeps nothing. Each memo is read once a run, and again on a miss when
+# another process added to it since (two runs of one WORKDIR, or a
+# stage's subshell).
 memo_get()
 {
 	local -n __memo_ref=$1; shift
 	# Names of their own: the caller's variable may be called anything.
 	local __memo_name=$1; shift
 	local __memo_key=$1; shift
-	local __memo_k __memo_v
+	# file_id's results are the caller's, not ours to change.
+	local FILE_ID FILE_KEY FILE_INO FILE_REAL FILE_SETTLED
 
-	if [[ -z "${MEMO_READ[$__memo_name]:-}" ]]; then
-		MEMO_READ[$__memo_name]=1
-		if [[ -r "$WORKDIR/memo/$__memo_name" ]]; then
-			while IFS=$'\t' read -r __memo_k __memo_v; do
-				MEMO["$__memo_name:$__memo_k"]=$__memo_v
-			done < "$WORKDIR/memo/$__memo_name"
-		fi
+	[[ -n "${MEMO_READ[$__memo_name]:-}" ]] || memo_load "$__memo_name"
+	if [[ -z "${MEMO["$__memo_name:$__memo_key"]+set}" ]]; then
+		file_id "$WORKDIR/memo/$__memo_name" || FILE_ID=-
+		[[ "$FILE_ID" == "${MEMO_READ[$__memo_name]}" ]] && return 1
+		memo_load "$__memo_name"
+		[[ -n "${MEMO["$__memo_name:$__memo_key"]+set}" ]] || return 1
 	fi
-	[[ -n "${MEMO["$__memo_name:$__memo_key"]+set}" ]] || return 1
 	__memo_ref=${MEMO["$__memo_name:$__memo_key"]}
 }
 
-# memo_put(): memo $1 keeps value $3 (one line) for key $2.
+# memo_put(): memo $1 keeps value $3 (any text) for key $2 (refused,
+# with nothing kept, when the key has a tab or a newline).
 memo_put()
 {
 	local name=$1; shift
 	local key=$1; shift
 	local value=$1; shift
+	local enc=${value//\\/\\\\} file=$WORKDIR/memo/$name read=
+	local FILE_ID FILE_KEY FILE_INO FILE_REAL FILE_SETTLED
 
-	value=${value//$'\n'/ }
-	MEMO["$name:$key"]=${value//$'\t'/ }
+	[[ "$key" != *[$'\t\n']* ]] || return 1
+	MEMO["$name:$key"]=$value
+	enc=${enc//$'\n'/\\n}
+	enc=${enc//$'\t'/\\t}
 	[[ -d "$WORKDIR/memo" ]] || mkdir -p "$WORKDIR/memo" || return 0
-	printf '%s\t%s\n' "$key" "${MEMO["$name:$key"]}" >> "$WORKDIR/memo/$name"
+	# What this shell read of the memo is all of it: its own line added
+	# is no reason to read it again on the next miss.
+	if [[ -n "${MEMO_READ[$name]:-}" ]]; then
+		file_id "$file" || FILE_ID=-
+		[[ "$FILE_ID" == "${MEMO_READ[$name]}" ]] && read=1
+	fi
+	printf '%s\t%s\n' "$key" "$enc" >> "$file"
+	[[ -n "$read" ]] && file_id "$file" && MEMO_READ[$name]=$FILE_ID
+	return 0
+}
+
+# dpkg_db_key(): variable $1 = what identifies dpkg's database (its
+# status file and the journal of an unfinished dpkg run, in DPKG_ADMINDIR
+# as dpkg-query reads it), which every install and removal changes:
+# the key of a fact about the installed packages. Empty when either file
+# changed just now (no fact is kept then: file_id).
+dpkg_db_key()
+{
+	local -n __dk_ref=$1; shift
+	local __dk_db=${DPKG_ADMINDIR:-/var/lib/dpkg} __dk_status
+
+	__dk_ref=
+	file_id "$__dk_db/status" && ((FILE_SETTLED)) || return 0
+	__dk_status=$FILE_KEY
+	file_id "$__dk_db/updates" && ((FILE_SETTLED)) || return 0
+	hash_to __dk_ref "$__dk_status" "$FILE_KEY"
+}
+
+# pkg_version(): variable $1 = the version of Debian package $2 that
+# dpkg-query -W says, empty when it is not installed; kept in memo
+# dpkg-version under dpkg's database (dpkg_db_key).
+pkg_version()
+{
+	local -n __pv_ref=$1; shift
+	local __pv_pkg=$1; shift
+	local __pv_key
+
+	dpkg_db_key __pv_key
+	if [[ -n "$__pv_key" ]]; then
+		hash_to __pv_key "$__pv_pkg" "$__pv_key"
+		memo_get "${!__pv_ref}" dpkg-version "$__pv_key" && return 0
+	fi
+	__pv_ref=$(dpkg-query -W -f='${Version}' "$__pv_pkg" 2>/dev/null)
+	[[ -z "$__pv_key" ]] || memo_put dpkg-version "$__pv_key" "$__pv_ref"
 }
 
 # file_id(): what identifies file $1, links followed, for a fact kept
@@ -356,22 +438,19 @@ cache_put()
 
 # tool_version(): variable $1 = what program $2 says with --version,
 # asked once per installed program (a Python or Perl one takes a quarter
-# of a second to start) and kept in WORKDIR/toolchain under the
+# of a second to start) and kept in memo tool-version under the
 # program's path, size, mtime, ctime and inode, which an upgrade changes
 # (file_id: no fork).
 tool_version()
 {
 	local -n __tv_ref=$1; shift
 	local name=$1; shift
-	local key file id
+	local key id
 
 	path_of "$name"
 	files_id_to id "${REPLY:-$name}"
 	hash_to key "$name" "$id"
-	file=$WORKDIR/toolchain/$name-$key
-	text_of __tv_ref "$file" && [[ -n "$__tv_ref" ]] && return 0
-	mkdir -p "$WORKDIR/toolchain"
-	"$name" --version > "$file.tmp.$$" 2>&1
-	mv "$file.tmp.$$" "$file"
-	text_of __tv_ref "$file"
+	memo_get __tv_ref tool-version "$name-$key" && [[ -n "$__tv_ref" ]] && return 0
+	__tv_ref=$("$name" --version 2>&1)
+	memo_put tool-version "$name-$key" "$__tv_ref"
 }

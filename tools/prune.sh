@@ -20,6 +20,10 @@
 #   ccache/        the depend-mode cache of earlier versions goes: its
 #                  entries can serve stale .incbin objects (build.sh).
 #   kernel.git     the imported base trees and series branches stay.
+#   memo/          the facts a run keeps (cache.sh: memo_get) stay; the
+#                  side stores of earlier versions that memos replaced
+#                  (toolchain/, kvm-probe.*, pkg-version.*, deps.stamp)
+#                  go (at most hourly, as below).
 #   /dev/shm/bisect-check.*  the worktree dir of a WORKDIR that is gone
 #                  (wt_root_orphans: removed by hand) goes, with the
 #                  kept worktree in it (at most hourly, as above).
@@ -120,6 +124,8 @@ workdir_prune()
 	prune_unused "$workdir/cache" 2 '*.tmp.*' 1
 	prune_unused "$workdir/artifacts" 1 '*.tmp.*' 1
 	prune_unused "$workdir/wcheck" 1 '*.tmp.*' 1
+	rm -rf -- "$workdir/toolchain" "$workdir/deps.stamp" "$workdir"/kvm-probe.* \
+		"$workdir"/pkg-version.*
 	wt_root_orphans | while IFS= read -r dir; do
 		rm -rf -- "$dir"
 	done

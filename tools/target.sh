@@ -156,17 +156,18 @@ target_packages()
 # emulators), when missing.
 targets_deps()
 {
-	local pkgs stamp=$WORKDIR/deps.stamp old=
+	local pkgs key known
 
 	target_packages pkgs
 	# Asked of dpkg only when its database changed since the same
-	# packages were found installed (no fork on a rerun).
-	[[ -r "$stamp" ]] && IFS= read -r old < "$stamp"
-	[[ "$old" == "$pkgs" && ! /var/lib/dpkg/status -nt "$stamp" ]] && return 0
+	# packages were found installed (memo deps: no fork on a rerun).
+	dpkg_db_key key
+	[[ -n "$key" ]] && hash_to key "$pkgs" "$key" && memo_get known deps "$key" && return 0
 	# shellcheck disable=SC2046,SC2086  # one word per package
 	"$TOP/tools/deps.sh" $(printf 'pkg:%s ' $pkgs) ||
 		die "cannot install the packages of the targets ${TGT_NAMES[*]} (tools/arch.tsv, tools/compiler.tsv)"
-	[[ -d "$WORKDIR" ]] && printf '%s\n' "$pkgs" > "$stamp"
+	dpkg_db_key key
+	[[ -n "$key" && -d "$WORKDIR" ]] && hash_to key "$pkgs" "$key" && memo_put deps "$key" installed
 	return 0
 }
 
@@ -190,13 +191,13 @@ path_of()
 # toolchain_id(): what decides the current target's build output besides
 # tree and config: the compiler's and binutils' versions, and make's.
 # Asking them takes a fork or three each, at every run; the answer is
-# kept in WORKDIR under a key of the programs' files themselves (path,
-# size, mtime, ctime, inode of each, links resolved): an upgrade changes
-# those, and with them the key.
+# kept in memo toolchain under a key of the programs' files themselves
+# (path, size, mtime, ctime, inode of each, links resolved): an upgrade
+# changes those, and with them the key.
 toolchain_id()
 {
 	local -n __tc_ref=$1; shift
-	local c cmds bins=() key file ids
+	local c cmds bins=() key ids
 	# sub_cross's, without its subshell.
 	c=${CC_TAB[${TGT_COMPILER[$TGT]}:version]}
 	IFS=';' read -r -a cmds <<< "${c//\{cross\}/$CROSS}"
@@ -207,21 +208,16 @@ toolchain_id()
 	# The files' identities, as stat -L -c '%n %s %Y %Z %i' says them.
 	files_id_to ids "${bins[@]}"
 	hash_to key "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" "$ids"
-	file=$WORKDIR/toolchain/$key
-	if [[ -s "$file" ]]; then
-		text_of __tc_ref "$file"
-		return 0
-	fi
-	mkdir -p "$WORKDIR/toolchain"
-	{
+	memo_get __tc_ref toolchain "$key" && [[ -n "$__tc_ref" ]] && return 0
+	__tc_ref=$(
 		echo "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}"
 		for c in "${cmds[@]}"; do
 			# shellcheck disable=SC2086  # a command and its words
 			$c 2>&1 | head -n 1
 		done
 		make --version 2>&1 | head -n 1
-	} > "$file.tmp.$$" && mv "$file.tmp.$$" "$file"
-	text_of __tc_ref "$file"
+	)
+	memo_put toolchain "$key" "$__tc_ref"
 }
 
 # kconfig_options(): variable $1 = what config fragments $2... set, as

@@ -113,8 +113,8 @@ memo()
 	echo "$v|$k"
 }
 WORKDIR=$D/wd memo put
-t_eq "memo: a fact read back, in variables named like memo_get's own" \
-	"value with tab|value with tab" "$(WORKDIR=$D/wd memo get)"
+t_eq "memo: a fact read back, in variables named like memo_get's own (its tab kept)" \
+	"value	with tab|value	with tab" "$(WORKDIR=$D/wd memo get)"
 
 # file_id through cacheio and through stat and readlink agree, and say
 # what stat -L -c '%n %s %Y %Z %i' says (the toolchain's keys).

@@ -48,7 +48,7 @@ facts()
 }
 export -f facts
 
-t_plan 23
+t_plan 37
 
 # A compiler that logs each question; its libc.a, and two alternatives
 # of it, linked to as cc is (/usr/bin/cc -> /etc/alternatives/cc).
@@ -153,5 +153,75 @@ asked 1" "$(run version; run version)"
 echo 060-1 > "$DPKG_ADMINDIR/status"
 t_eq "package: dpkg's database changed, asked again" "060-1
 asked 2" "$(run version)"
+
+# A program's --version (tool_version), asked once per file.
+: > "$LOG"
+cat > "$D/bin/faketool" << EOF
+#!/bin/bash
+echo "\$*" >> "$LOG"
+printf 'faketool 2.0\n\tby the test, a \\\\ and a \\\\n\n\n'
+EOF
+chmod +x "$D/bin/faketool"
+# toolv(): what tool_version says of faketool, quoted.
+# shellcheck disable=SC2317  # called through run
+toolv()
+{
+	local v
+	tool_version v faketool
+	printf '%q\n' "$v"
+}
+export -f toolv
+want=$(printf '%q' $'faketool 2.0\n\tby the test, a \\ and a \\n')
+t_eq "tool: asked, its text (trailing newlines dropped)" "$want
+asked 1" "$(run toolv)"
+t_eq "tool: a second run asks nothing, the same text (tab, backslashes, lines)" "$want
+asked 1" "$(run toolv)"
+touch -d '2020-01-01 00:00' "$D/bin/faketool"
+t_eq "tool: its file changed, asked again" "asked 2" "$(run toolv | tail -n 1)"
+
+# The memo itself: any text back as it went in, a key with a tab or a
+# newline refused, a miss sees what another process added since.
+# memo(): memo_put NAME KEY VALUE, then in a new shell memo_get NAME KEY.
+# shellcheck disable=SC2317  # called through run
+memo()
+{
+	memo_put "$@" || echo refused
+	bash -c '. "$TOP/tools/lib.sh"; . "$TOP/tools/cell.sh"
+		memo_get v "$1" "$2" && printf "%q\n" "$v" || echo none' _ "$1" "$2"
+}
+export -f memo
+for v in '' 'one line' $'two\nlines' $'a\ttab' 'a \\ backslash' 'not a newline: \n' \
+	$'\\\\n\\\n\\' $'trailing newline\n' $'\x01 and \\ \x02'; do
+	i=$((${i:-0} + 1))
+	t_eq "memo: $(printf '%q' "$v") back as it went in" "$(printf '%q' "$v")
+asked 2" "$(run memo text "k$i" "$v")"
+done
+t_eq "memo: a key with a tab is refused, nothing kept" "refused
+none
+asked 2" "$(run memo text $'k\tx' v)"
+# seen(): memo_get of memo added key k1, then of k2 after another
+# process added k2, in one shell; and after a line of its own.
+# shellcheck disable=SC2317  # called through run
+seen()
+{
+	local v
+
+	memo_get v added k1 || echo "k1 none"
+	( memo_put added k2 "from a subshell" )
+	bash -c '. "$TOP/tools/lib.sh"; . "$TOP/tools/cell.sh"; memo_put added k3 "from a run"'
+	memo_get v added k2 && echo "k2: $v"
+	memo_get v added k3 && echo "k3: $v"
+	memo_get v added k4 || echo "k4 none"
+	memo_put added k5 "its own"
+	bash -c '. "$TOP/tools/lib.sh"; . "$TOP/tools/cell.sh"; memo_put added k6 "after its own"'
+	memo_get v added k6 && echo "k6: $v"
+}
+export -f seen
+t_eq "memo: a miss reads what another process added" "k1 none
+k2: from a subshell
+k3: from a run
+k4 none
+k6: after its own
+asked 2" "$(run seen)"
 
 t_done

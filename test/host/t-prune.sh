@@ -28,7 +28,7 @@ present()
 	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
 }
 
-t_plan 27
+t_plan 28
 
 # 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
 for i in $(seq -w 1 25); do
@@ -52,6 +52,11 @@ aged "$W/cache/build/oldkey" 15
 aged "$W/cache/build/newkey" 13
 aged "$W/ccache" 0
 aged "$W/ccache-nodepend" 30
+aged "$W/toolchain" 0
+aged "$W/memo" 60
+for f in kvm-probe.0123 pkg-version.linux-source-6.1 deps.stamp; do
+	echo old > "$W/$f"
+done
 mkdir -p "$W/initramfs" "$OUTSIDE"
 echo img > "$W/initramfs/base-old.img"
 touch -d '30 days ago' "$W/initramfs/base-old.img"
@@ -86,6 +91,9 @@ t_eq "a cache entry used 13 days ago stays" yes "$(present "$W/cache/build/newke
 t_eq "an unused dracut base image goes" no "$(present "$W/initramfs/base-old.img")"
 t_eq "the depend-mode ccache of earlier versions goes" no "$(present "$W/ccache")"
 t_eq "ccache-nodepend is left to ccache's own bound" yes "$(present "$W/ccache-nodepend")"
+t_eq "the side stores memos replaced go, the memos stay" "no no no no yes" \
+	"$(for f in toolchain kvm-probe.0123 pkg-version.linux-source-6.1 deps.stamp memo; do
+		present "$W/$f"; done | xargs)"
 t_eq "nothing outside WORKDIR is touched" keep "$(cat "$OUTSIDE/precious" 2>&1)"
 
 t_eq "an absent WORKDIR is nothing to do" 0 \

@@ -190,17 +190,17 @@ qemu_version()
 }
 
 # kvm_probe(): decide KVM or TCG for the current target's arch once per
-# host kernel and QEMU version (BOOT_ACCEL, BOOT_ACCEL_WHY): KVM only
+# host kernel and QEMU version (BOOT_ACCEL, BOOT_ACCEL_WHY; memo
+# kvm-probe): KVM only
 # when the arch can use it here (tools/arch.tsv) and a guest really
 # finishes under it.
 kvm_probe()
 {
 	local art=$1; shift
-	local key file dir rc
+	local key known dir rc
 
 	qemu_version
 	key=$(hash_of "$(uname -r)" "$QEMU_VER")
-	file=$WORKDIR/kvm-probe.$key
 	if [[ -n "${ACCEL:-}" ]]; then
 		BOOT_ACCEL=$ACCEL
 		BOOT_ACCEL_WHY="ACCEL=$ACCEL set by the user"
@@ -211,8 +211,9 @@ kvm_probe()
 		BOOT_ACCEL_WHY="KVM cannot run ${TGT_ARCH[$TGT]} guests on this host (tools/arch.tsv)"
 		return 0
 	fi
-	if [[ -f "$file" ]]; then
-		IFS=$'\t' read -r BOOT_ACCEL BOOT_ACCEL_WHY < "$file"
+	if memo_get known kvm-probe "$key" && [[ "$known" == *$'\t'* ]]; then
+		BOOT_ACCEL=${known%%$'\t'*}
+		BOOT_ACCEL_WHY=${known#*$'\t'}
 		return 0
 	fi
 	if [[ ! -w /dev/kvm ]]; then
@@ -234,7 +235,7 @@ kvm_probe()
 			BOOT_ACCEL_WHY="a probe guest did not finish under KVM in ${KVM_PROBE_TIMEOUT}s (qemu exit $rc)"
 		fi
 	fi
-	printf '%s\t%s\n' "$BOOT_ACCEL" "$BOOT_ACCEL_WHY (probed $(date -u +%F))" > "$file"
+	memo_put kvm-probe "$key" "$BOOT_ACCEL"$'\t'"$BOOT_ACCEL_WHY (probed $(date -u +%F))"
 	BOOT_ACCEL_WHY+=" (probed now)"
 }
 
@@ -374,29 +375,6 @@ guest_bins()
 	fi
 	GUEST_BIN[$arch]=$dir
 	file_sums_to "GUEST_BIN_SUM[$arch]" "${bins[@]/#/$dir/}"
-}
-
-# pkg_version(): variable $1 = the version of Debian package $2 that
-# dpkg-query -W says, empty when it is not installed; kept in memo
-# dpkg-version under dpkg's database (its status file and the journal
-# of an unfinished dpkg run, in DPKG_ADMINDIR as dpkg-query reads it),
-# which every install and removal changes.
-pkg_version()
-{
-	local -n __pv_ref=$1; shift
-	local __pv_pkg=$1; shift
-	local __pv_key='' __pv_db=${DPKG_ADMINDIR:-/var/lib/dpkg}
-
-	if file_id "$__pv_db/status" && ((FILE_SETTLED)); then
-		__pv_key=$FILE_KEY
-		file_id "$__pv_db/updates" && ((FILE_SETTLED)) || __pv_key=
-	fi
-	if [[ -n "$__pv_key" ]]; then
-		hash_to __pv_key "$__pv_pkg" "$__pv_key" "$FILE_KEY"
-		memo_get "${!__pv_ref}" dpkg-version "$__pv_key" && return 0
-	fi
-	__pv_ref=$(dpkg-query -W -f='${Version}' "$__pv_pkg" 2>/dev/null)
-	[[ -z "$__pv_key" ]] || memo_put dpkg-version "$__pv_key" "$__pv_ref"
 }
 
 # boot_setup(): what every boot needs: the runner binary and the tools.

@@ -45,25 +45,6 @@ import_commit_of()
 	BASE_COMMIT=$(git --git-dir="$KREPO" rev-parse -q --verify "$1^{commit}")
 }
 
-# import_pkg_version(): variable $1 = the installed version of package
-# $2; fails, leaving it empty, when it is not installed.
-import_pkg_version()
-{
-	local -n __ipv_ref=$1; shift
-	local __ipv_pkg=$1; shift
-	local __ipv_file=$WORKDIR/pkg-version.$__ipv_pkg
-
-	__ipv_ref=
-	# Kept until dpkg's database changes: a rerun asks no dpkg-query.
-	if [[ -r "$__ipv_file" && ! /var/lib/dpkg/status -nt "$__ipv_file" ]]; then
-		IFS= read -r __ipv_ref < "$__ipv_file"
-		[[ -n "$__ipv_ref" ]] && return 0
-	fi
-	__ipv_ref=$(dpkg-query -W -f='${Version}' "$__ipv_pkg" 2>/dev/null) || return 1
-	[[ -n "$__ipv_ref" && -d "$WORKDIR" ]] && printf '%s\n' "$__ipv_ref" > "$__ipv_file"
-	return 0
-}
-
 # stage_import(): make sure $KREPO holds the import of $PACKAGE; sets
 # DEB_VERSION, and BASE_COMMIT when an earlier run imported it
 # (IMPORT_REUSED=1); otherwise unpacks the tarball into IMPORT_TREE for
@@ -75,10 +56,10 @@ stage_import()
 	local tarball=/usr/src/$pkg.tar.xz
 	local ref tmp top rc
 
-	import_pkg_version DEB_VERSION "$pkg"
+	pkg_version DEB_VERSION "$pkg"
 	if [[ -z "$DEB_VERSION" || ! -r "$tarball" ]]; then
 		"$TOP/tools/deps.sh" "pkg:$pkg" >> "$log" 2>&1
-		import_pkg_version DEB_VERSION "$pkg"
+		pkg_version DEB_VERSION "$pkg"
 	fi
 	if [[ -z "$DEB_VERSION" || ! -r "$tarball" ]]; then
 		msg "import: $pkg is not installed (no $tarball): run 'make deps' or 'apt-get install $pkg'"
