@@ -377,20 +377,21 @@ cache_get()
 	local idx=$1; shift
 	local tgt=$1; shift
 	local d run old t from to text now detail
+	local -A got
 
 	[[ "${FORCE:-0}" == 1 ]] && return 1
 	d=$WORKDIR/cache/$stage/$key
-	rec_read "$d/record" || return 1
-	run=$REC_RUN
+	rec_read got "$d/record" || return 1
+	run=${got[run]}
 	old=
-	if [[ -n "$REC_STEP" ]]; then
-		cell_files "$REC_STEP" "$REC_TARGET" "$stage"
+	if [[ -n "${got[step]}" ]]; then
+		cell_files "${got[step]}" "${got[target]}" "$stage"
 		old=$CELL_PREFIX
 	fi
 	cell_files "$idx" "$tgt" "$stage"
 	now=$CELL_PREFIX
 	detail=$CELL_DETAIL
-	[[ -n "$REC_STATUS" && -n "$run" ]] || return 1
+	[[ -n "${got[status]}" && -n "$run" ]] || return 1
 	# Used now: pruning goes by the last use (prune.sh).
 	touch_used "$d"
 	copy_file "$d/record" "$CELL_REC" || return 1

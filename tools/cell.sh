@@ -60,46 +60,35 @@ progress()
 	return 0
 }
 
-# rec_read(): load record $1 without a fork: REC_STATUS, REC_SUMMARY,
-# REC_MS, REC_RUN, REC_STEP, REC_TARGET, REC_NOCACHE, REC_CACHED ("RUN/CELL"
-# or empty) and REC_OUT[name]; fails when the file cannot be read.
+# rec_read(): associative array $1 (the caller's: local -A) = record $2,
+# read without a fork: its fields status, summary, ms, run, step,
+# target ("-" when none), nocache, cached-from ("RUN/CELL" or empty) and
+# "out NAME" for each of its outs; fails when the file cannot be read.
 rec_read()
 {
-	local k a b
+	local -n __rr=$1; shift
+	local __rr_k __rr_a __rr_b
 
-	REC_STATUS='' REC_SUMMARY='' REC_MS='' REC_RUN='' REC_STEP='' REC_NOCACHE=''
-	REC_TARGET=- REC_CACHED=
-	declare -gA REC_OUT=()
+	[[ "${__rr@a}" == *A* ]] || die "rec_read: ${!__rr} is no associative array"
+	__rr=(["status"]='' ["summary"]='' ["ms"]='' ["run"]='' ["step"]='' ["target"]=-
+	      ["nocache"]='' ["cached-from"]='')
 	[[ -r "$1" ]] || return 1
-	while IFS=$'\t' read -r k a b; do
-		case $k in
-		status) REC_STATUS=$a ;;
-		summary) REC_SUMMARY=$a ;;
-		ms) REC_MS=$a ;;
-		run) REC_RUN=$a ;;
-		step) REC_STEP=$a ;;
-		target) REC_TARGET=$a ;;
-		nocache) REC_NOCACHE=$a ;;
-		cached-from) REC_CACHED=$a/$b ;;
-		out) REC_OUT[$a]=$b ;;
+	while IFS=$'\t' read -r __rr_k __rr_a __rr_b; do
+		case $__rr_k in
+		status | summary | ms | run | step | target | nocache) __rr["$__rr_k"]=$__rr_a ;;
+		cached-from) __rr["cached-from"]=$__rr_a/$__rr_b ;;
+		out) __rr["out $__rr_a"]=$__rr_b ;;
 		esac
 	done < "$1"
 }
 
-# rec_get(): the value of field $2 of record $1 ("out NAME" for an out).
+# rec_get(): the value of field $2 of record $1 (rec_read's names).
 rec_get()
 {
-	rec_read "$1" || return 0
-	case $2 in
-	status) echo "$REC_STATUS" ;;
-	summary) echo "$REC_SUMMARY" ;;
-	ms) echo "$REC_MS" ;;
-	run) echo "$REC_RUN" ;;
-	step) echo "$REC_STEP" ;;
-	nocache) echo "$REC_NOCACHE" ;;
-	cached-from) echo "$REC_CACHED" ;;
-	"out "*) echo "${REC_OUT[${2#out }]:-}" ;;
-	esac
+	local -A r
+
+	rec_read r "$1" || return 0
+	echo "${r[$2]:-}"
 }
 
 # load_stages(): the stage table $1 (tools/stages.tsv): STAGES in
@@ -292,20 +281,21 @@ cell_record()
 	local tgt=$1; shift
 	local stage=$1; shift
 	local log=$1; shift
-	local t shown summary
+	local t shown summary from
+	local -A r
 
 	cell_files "$idx" "$tgt" "$stage"
-	rec_read "$CELL_REC"
-	summary=${REC_SUMMARY//$'\t'/ }
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "$REC_STATUS" \
-		"${REC_MS:--}" "$summary" "$log" "${REC_CACHED:--}" >> "$RUNDIR/cells.tsv"
+	rec_read r "$CELL_REC"
+	summary=${r[summary]//$'\t'/ } from=${r[cached-from]}
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "${r[status]}" \
+		"${r[ms]:--}" "$summary" "$log" "${from:--}" >> "$RUNDIR/cells.tsv"
 	[[ "$tgt" == - ]] && tgt=
-	fmt_ms_to t "${REC_MS:-0}"
-	shown=$REC_STATUS
-	[[ -n "$REC_CACHED" ]] && shown="cached-$REC_STATUS" summary="from run ${REC_CACHED%%/*}: $summary"
+	fmt_ms_to t "${r[ms]:-0}"
+	shown=${r[status]}
+	[[ -n "$from" ]] && shown="cached-${r[status]}" summary="from run ${from%%/*}: $summary"
 	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $shown ($t) $summary"
-	CELL_STATUS=$REC_STATUS
-	CELL_SUMMARY=$REC_SUMMARY
+	CELL_STATUS=${r[status]}
+	CELL_SUMMARY=${r[summary]}
 }
 
 # cell_lookup(): report cell ($1, $2, $3) from the cache under key $4;
@@ -320,6 +310,7 @@ cell_lookup()
 	local key=$1; shift
 	local valid=${1:--}
 	local rec old
+	local -A r
 
 	cache_get "$stage" "$key" "$idx" "$tgt" || return 1
 	cell_files "$idx" "$tgt" "$stage"
@@ -328,10 +319,10 @@ cell_lookup()
 		rm -f "$rec" "$CELL_DETAIL"
 		return 1
 	fi
-	rec_read "$rec"
+	rec_read r "$rec"
 	# Where it was made: the cell id of its step and target there.
-	cell_id_to old "${REC_STEP:-$idx}" "$REC_TARGET" "$stage"
-	printf 'cached-from\t%s\t%s\n' "$REC_RUN" "$old" >> "$rec"
+	cell_id_to old "${r[step]:-$idx}" "${r[target]}" "$stage"
+	printf 'cached-from\t%s\t%s\n' "${r[run]}" "$old" >> "$rec"
 	cell_record "$idx" "$tgt" "$stage" -
 }
 
@@ -363,17 +354,18 @@ cell_end()
 	local t0=$1; shift
 	local ms=${1:-$(($(now_ms) - t0))}
 	local rec
+	local -A r
 
 	rec=$(cell_rec "$idx" "$tgt" "$stage")
-	rec_read "$rec"
-	if [[ -z "$REC_STATUS" ]]; then
+	rec_read r "$rec"
+	if [[ -z "${r[status]}" ]]; then
 		# A stage that left no result failed in a way it did not say.
 		result "$rec" FAIL "the $stage stage gave no result (see its log)"
 		result_nocache "$rec"
 	fi
 	printf 'ms\t%s\nrun\t%s\nstep\t%s\ntarget\t%s\n' "$ms" "$RUN_ID" "$idx" "$tgt" >> "$rec"
-	rec_read "$rec"
-	[[ -n "$REC_NOCACHE" ]] || cache_put "$stage" "$key" "$idx" "$tgt"
+	rec_read r "$rec"
+	[[ -n "${r[nocache]}" ]] || cache_put "$stage" "$key" "$idx" "$tgt"
 	cell_record "$idx" "$tgt" "$stage" "$(cell_log "$idx" "$tgt" "$stage")"
 }
 
@@ -427,6 +419,7 @@ cell_exec()
 	local prog=$1; shift
 	local rc stopped rules
 	local -a keep=() sb=() opts=()
+	local -A r
 
 	[[ -n "${LANG:-}" ]] && keep+=("LANG=$LANG")
 	[[ -n "${LC_ALL:-}" ]] && keep+=("LC_ALL=$LC_ALL")
@@ -441,8 +434,8 @@ cell_exec()
 		"$STAGE_DIR/$prog" "$inputs" "$rec" "$log" "$detail" \
 		>> "$log" 2>&1 < /dev/null
 	rc=$?
-	rec_read "$rec"
-	if [[ -z "$REC_STATUS" ]]; then
+	rec_read r "$rec"
+	if [[ -z "${r[status]}" ]]; then
 		result "$rec" FAIL "${STAGE_DIR#"$TOP"/}/$prog exited $rc without a result (see its log)"
 		result_nocache "$rec"
 	elif stopped=$(sandbox_stopped "$log"); then

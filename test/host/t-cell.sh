@@ -87,7 +87,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 74
+t_plan 76
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -104,10 +104,18 @@ new_run r1
 : > "$CALLS"
 cell_run 1 - fake k1 - fake_ok a
 t_eq "a miss runs the stage once" 1 "$(calls fake_ok)"
-rec_read "$(cell_rec 1 - fake)"
+declare -A R
+rec_read R "$(cell_rec 1 - fake)"
 t_eq "the record: status, summary, out, where it was made" \
-	"ok|fine a|xa|r1|1|-|" "$REC_STATUS|$REC_SUMMARY|${REC_OUT[made]}|$REC_RUN|$REC_STEP|$REC_TARGET|$REC_CACHED"
-t_eq "the record has its elapsed ms" yes "$([[ "$REC_MS" =~ ^[0-9]+$ ]] && echo yes || echo "no: '$REC_MS'")"
+	"ok|fine a|xa|r1|1|-|" \
+	"${R[status]}|${R[summary]}|${R[out made]}|${R[run]}|${R[step]}|${R[target]}|${R[cached-from]}"
+t_eq "the record has its elapsed ms" yes \
+	"$([[ "${R[ms]}" =~ ^[0-9]+$ ]] && echo yes || echo "no: '${R[ms]}'")"
+# shellcheck disable=SC2016  # expanded by the inner shell
+t_rc "rec_read into a variable that is no associative array: refused" 2 \
+	bash -c 'source "$1/tools/lib.sh"; source "$1/tools/cell.sh"; x=; rec_read x "$2"' _ \
+	"$T_TOP" "$(cell_rec 1 - fake)"
+t_grep "... naming it" 'rec_read: x is no associative array' "$T_OUT"
 t_eq "cells.tsv is the record's line, made here (cached-from -)" \
 	"1|-|fake|ok|MS|fine a|$RUNDIR/logs/1-fake.log|-" "$(line 1 - fake)"
 t_eq "the cache holds it under its key" yes \
@@ -119,9 +127,9 @@ new_run r2
 : > "$CALLS"
 cell_run 1 - fake k1 - fake_ok a
 t_eq "a hit does not run the stage" 0 "$(calls fake_ok)"
-rec_read "$(cell_rec 1 - fake)"
+rec_read R "$(cell_rec 1 - fake)"
 t_eq "the hit's record says where it came from" "ok|fine a|r1/1-fake" \
-	"$REC_STATUS|$REC_SUMMARY|$REC_CACHED"
+	"${R[status]}|${R[summary]}|${R[cached-from]}"
 t_eq "the hit's line: the plain status and cached-from" \
 	"1|-|fake|ok|MS|fine a|-|r1/1-fake" "$(line 1 - fake)"
 t_eq "the hit brings its details along" "a detail" "$(cat "$(cell_detail 1 - fake)")"

@@ -462,9 +462,10 @@ build_identity()
 build_valid()
 {
 	local art
-	rec_read "$1"
-	[[ "$REC_STATUS" == ok ]] || return 0
-	art=${REC_OUT[art]:-}
+	local -A r
+	rec_read r "$1"
+	[[ "${r[status]}" == ok ]] || return 0
+	art=${r[out art]:-}
 	[[ -f "$art/${IMAGE##*/}" && -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]
 }
 

@@ -351,25 +351,27 @@ exports_holds()
 exports_valid()
 {
 	local rec=$1; shift
-	local id why reads
+	local id why reads made
+	local -A r
 
-	rec_read "$rec"
+	rec_read r "$rec"
+	made=${r[out tree]:-}
 	id=${rec##*/}
 	id=${id%.tsv}
 	reads=${rec%/results/*}/logs/$id.reads
-	[[ -n "${REC_OUT[tree]:-}" ]] || return 1
-	[[ "${REC_OUT[tree]}" == "$EXPORTS_TREE" &&
-	   "${REC_OUT[parent-tree]:-}" == "$EXPORTS_PTREE" ]] && return 0
+	[[ -n "$made" ]] || return 1
+	[[ "$made" == "$EXPORTS_TREE" &&
+	   "${r[out parent-tree]:-}" == "$EXPORTS_PTREE" ]] && return 0
 	if [[ -z "$EXPORTS_REMOVED" ]]; then
 		why="no export removed"
-	elif ! exports_holds why "$EXPORTS_REMOVED" "${REC_OUT[tree]}" "$reads" "$EXPORTS_TREE"; then
+	elif ! exports_holds why "$EXPORTS_REMOVED" "$made" "$reads" "$EXPORTS_TREE"; then
 		# Said once: cell_run asks again, then runs the cell.
-		if [[ "${EXPORTS_STALE:-}" != "$EXPORTS_TREE ${REC_OUT[tree]}" ]]; then
-			EXPORTS_STALE="$EXPORTS_TREE ${REC_OUT[tree]}"
-			progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${REC_OUT[tree]:0:12} does not hold: $why"
+		if [[ "${EXPORTS_STALE:-}" != "$EXPORTS_TREE $made" ]]; then
+			EXPORTS_STALE="$EXPORTS_TREE $made"
+			progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${made:0:12} does not hold: $why"
 		fi
 		return 1
 	fi
-	result_out "$rec" reused "made on tree ${REC_OUT[tree]}: $why"
-	progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${REC_OUT[tree]:0:12} holds: $why"
+	result_out "$rec" reused "made on tree $made: $why"
+	progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${made:0:12} holds: $why"
 }
