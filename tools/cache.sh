@@ -112,10 +112,11 @@ memo_load()
 {
 	local name=$1; shift
 	local file=$WORKDIR/memo/$name k v rest
+	local -A id
 
 	MEMO_READ[$name]=-
 	[[ -r "$file" ]] || return 0
-	file_id "$file" && MEMO_READ[$name]=$FILE_ID
+	file_id id "$file" && MEMO_READ[$name]=${id[id]}
 	while IFS=$'\t' read -r k rest; do
 		v=
 		while [[ "$rest" == *\\* ]]; do
@@ -142,13 +143,12 @@ memo_get()
 	# Names of their own: the caller's variable may be called anything.
 	local __memo_name=$1; shift
 	local __memo_key=$1; shift
-	# file_id's results are the caller's, not ours to change.
-	local FILE_ID FILE_KEY FILE_INO FILE_REAL FILE_SETTLED
+	local -A __memo_id
 
 	[[ -n "${MEMO_READ[$__memo_name]:-}" ]] || memo_load "$__memo_name"
 	if [[ -z "${MEMO["$__memo_name:$__memo_key"]+set}" ]]; then
-		file_id "$WORKDIR/memo/$__memo_name" || FILE_ID=-
-		[[ "$FILE_ID" == "${MEMO_READ[$__memo_name]}" ]] && return 1
+		file_id __memo_id "$WORKDIR/memo/$__memo_name" || __memo_id[id]=-
+		[[ "${__memo_id[id]}" == "${MEMO_READ[$__memo_name]}" ]] && return 1
 		memo_load "$__memo_name"
 		[[ -n "${MEMO["$__memo_name:$__memo_key"]+set}" ]] || return 1
 	fi
@@ -163,7 +163,7 @@ memo_put()
 	local key=$1; shift
 	local value=$1; shift
 	local enc=${value//\\/\\\\} file=$WORKDIR/memo/$name read=
-	local FILE_ID FILE_KEY FILE_INO FILE_REAL FILE_SETTLED
+	local -A id
 
 	[[ "$key" != *[$'\t\n']* ]] || return 1
 	MEMO["$name:$key"]=$value
@@ -173,11 +173,11 @@ memo_put()
 	# What this shell read of the memo is all of it: its own line added
 	# is no reason to read it again on the next miss.
 	if [[ -n "${MEMO_READ[$name]:-}" ]]; then
-		file_id "$file" || FILE_ID=-
-		[[ "$FILE_ID" == "${MEMO_READ[$name]}" ]] && read=1
+		file_id id "$file" || id[id]=-
+		[[ "${id[id]}" == "${MEMO_READ[$name]}" ]] && read=1
 	fi
 	printf '%s\t%s\n' "$key" "$enc" >> "$file"
-	[[ -n "$read" ]] && file_id "$file" && MEMO_READ[$name]=$FILE_ID
+	[[ -n "$read" ]] && file_id id "$file" && MEMO_READ[$name]=${id[id]}
 	return 0
 }
 
@@ -189,13 +189,13 @@ memo_put()
 dpkg_db_key()
 {
 	local -n __dk_ref=$1; shift
-	local __dk_db=${DPKG_ADMINDIR:-/var/lib/dpkg} __dk_status
+	local __dk_db=${DPKG_ADMINDIR:-/var/lib/dpkg}
+	local -A __dk_s __dk_u
 
 	__dk_ref=
-	file_id "$__dk_db/status" && ((FILE_SETTLED)) || return 0
-	__dk_status=$FILE_KEY
-	file_id "$__dk_db/updates" && ((FILE_SETTLED)) || return 0
-	hash_to __dk_ref "$__dk_status" "$FILE_KEY"
+	file_id __dk_s "$__dk_db/status" && ((__dk_s[settled])) || return 0
+	file_id __dk_u "$__dk_db/updates" && ((__dk_u[settled])) || return 0
+	hash_to __dk_ref "${__dk_s[key]}" "${__dk_u[key]}"
 }
 
 # pkg_version(): variable $1 = the version of Debian package $2 that
@@ -216,13 +216,13 @@ pkg_version()
 	[[ -z "$__pv_key" ]] || memo_put dpkg-version "$__pv_key" "$__pv_ref"
 }
 
-# file_id(): what identifies file $1, links followed, for a fact kept
-# about it (what a compiler says, a big file's hash): FILE_ID as `stat
-# -L -c '%n %s %Y %Z %i'` prints it; FILE_KEY the same with the times to
-# the nanosecond and the device; FILE_INO its inode; FILE_REAL its path
-# with every link resolved, as readlink -f gives it (empty when it has
-# none); FILE_SETTLED 1 when it has not changed (ctime) for FILE_SETTLE
-# seconds, else 0: a file changed again within the clock tick of the
+# file_id(): associative array $1 (the caller's: local -A) = what
+# identifies file $2, links followed, for a fact kept about it (what a
+# compiler says, a big file's hash): [id] as `stat -L -c '%n %s %Y %Z
+# %i'` prints it; [key] the same with the times to the nanosecond and
+# the device; [ino] its inode; [real] its path with every link resolved,
+# as readlink -f gives it (empty when it has none); [settled] 1 when it
+# has not changed (ctime) for FILE_SETTLE seconds, else 0: a file changed again within the clock tick of the
 # change a fact was kept after would keep its times, so a fact of a file
 # changed just now is not kept. Fails when the file cannot be stat'ed.
 # No fork when cacheio runs (and knows the request: make tools).
@@ -230,10 +230,11 @@ pkg_version()
 CACHEIO_ID=
 file_id()
 {
+	local -n __fid=$1; shift
 	local path=$1; shift
-	local line size mt ct ino dev mns cns now
+	local line size mt ct ino dev mns cns now real
 
-	FILE_ID='' FILE_KEY='' FILE_INO='' FILE_REAL='' FILE_SETTLED=0
+	__fid=(["id"]='' ["key"]='' ["ino"]='' ["real"]='' ["settled"]=0)
 	# A cacheio older than its source may not know the request.
 	[[ -n "$CACHEIO_ID" ]] ||
 		{ [[ "$TOP/tools/bin/cacheio" -nt "$TOP/tools/src/cacheio.c" ]] && CACHEIO_ID=1 || CACHEIO_ID=0; }
@@ -243,20 +244,20 @@ file_id()
 			die "tools/bin/cacheio failed (make tools?)"
 		fi
 		[[ "$line" == error:* ]] && return 1
-		FILE_REAL=${line#*$'\t'}
+		real=${line#*$'\t'}
 		line=${line%%$'\t'*}
 	else
 		line=$(stat -L -c '%s %Y %Z %i %d %.9Y %.9Z' -- "$path" 2> /dev/null) || return 1
-		FILE_REAL=$(readlink -f -- "$path")
+		real=$(readlink -f -- "$path")
 	fi
 	read -r size mt ct ino dev mns cns <<< "$line"
 	[[ "$ct" =~ ^[0-9]+$ ]] || return 1
-	FILE_ID="$path $size $mt $ct $ino"
-	FILE_KEY="$path $size $mt.${mns#*.} $ct.${cns#*.} $ino $dev"
-	# shellcheck disable=SC2034  # for the callers (sandbox_key)
-	FILE_INO=$ino
+	__fid["id"]="$path $size $mt $ct $ino"
+	__fid["key"]="$path $size $mt.${mns#*.} $ct.${cns#*.} $ino $dev"
+	__fid["ino"]=$ino
+	__fid["real"]=$real
 	now=${EPOCHREALTIME%[.,]*}
-	((now - ct >= FILE_SETTLE)) && FILE_SETTLED=1
+	((now - ct >= FILE_SETTLE)) && __fid["settled"]=1
 	return 0
 }
 
@@ -265,25 +266,27 @@ file_id()
 real_path()
 {
 	local -n __rp_ref=$1; shift
+	local -A __rp_id
 
-	if file_id "$1" && [[ -n "$FILE_REAL" ]]; then
-		__rp_ref=$FILE_REAL
+	if file_id __rp_id "$1" && [[ -n "${__rp_id[real]}" ]]; then
+		__rp_ref=${__rp_id[real]}
 	else
 		__rp_ref=$(realpath -- "$1")
 	fi
 }
 
-# files_id_to(): variable $1 = the identities (FILE_ID) of files $2...,
+# files_id_to(): variable $1 = the identities (file_id's [id]) of files $2...,
 # one a line, as `stat -L -c '%n %s %Y %Z %i' FILES` prints them; a file
 # that cannot be stat'ed says so on its line.
 files_id_to()
 {
 	local -n __fi_ref=$1; shift
 	local __fi_f __fi_lines=
+	local -A __fi_id
 
 	for __fi_f in "$@"; do
-		if file_id "$__fi_f"; then
-			__fi_lines+=$FILE_ID$'\n'
+		if file_id __fi_id "$__fi_f"; then
+			__fi_lines+=${__fi_id[id]}$'\n'
 		else
 			__fi_lines+="$__fi_f: cannot stat"$'\n'
 		fi
@@ -301,13 +304,14 @@ file_sums_to()
 	local __fs_var=$1; shift
 	local __fs_f __fs_key=
 	local -a __fs_ids=("$TOP")
+	local -A __fs_id
 
 	for __fs_f in "$@"; do
-		if ! file_id "$__fs_f" || ((!FILE_SETTLED)); then
+		if ! file_id __fs_id "$__fs_f" || ((!__fs_id[settled])); then
 			__fs_ids=()
 			break
 		fi
-		__fs_ids+=("$FILE_KEY")
+		__fs_ids+=("${__fs_id[key]}")
 	done
 	if ((${#__fs_ids[@]})); then
 		hash_to __fs_key "${__fs_ids[@]}"

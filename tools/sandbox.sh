@@ -116,10 +116,11 @@ sandbox_key()
 	local -n __sk_ref=$1; shift
 	local __sk_f __sk_v __sk_h
 	local -a __sk_parts=("$*" "$EUID")
+	local -A __sk_id
 
 	__sk_ref=
-	path_of bwrap && file_id "$REPLY" && ((FILE_SETTLED)) || return 1
-	__sk_parts+=("$FILE_REAL" "$FILE_KEY")
+	path_of bwrap && file_id __sk_id "$REPLY" && ((__sk_id[settled])) || return 1
+	__sk_parts+=("${__sk_id[real]}" "${__sk_id[key]}")
 	hash_files_to __sk_h "$TOP/tools/sandbox-run"
 	__sk_parts+=("$__sk_h")
 	for __sk_f in kernel/osrelease kernel/random/boot_id kernel/unprivileged_userns_clone \
@@ -129,8 +130,8 @@ sandbox_key()
 		__sk_parts+=("$__sk_f=$__sk_v")
 	done
 	for __sk_f in user mnt; do
-		file_id "/proc/self/ns/$__sk_f" || return 1
-		__sk_parts+=("$__sk_f=$FILE_INO")
+		file_id __sk_id "/proc/self/ns/$__sk_f" || return 1
+		__sk_parts+=("$__sk_f=${__sk_id[ino]}")
 	done
 	hash_to __sk_ref "${__sk_parts[@]}"
 }

@@ -21,7 +21,7 @@ sha()
 	sha1sum | cut -c1-20
 }
 
-t_plan 26
+t_plan 27
 
 mkdir -p "$D"
 # Fixed seed: the same bytes every run, NULs and high bytes included.
@@ -122,16 +122,20 @@ ids()
 {
 	# shellcheck source=tools/cache.sh
 	source "$T_TOP/tools/cache.sh"
+	local -A f
 	CACHEIO_ID=$1
-	file_id "$D/link2" || echo "file_id failed"
-	echo "$FILE_ID|$FILE_KEY|$FILE_REAL|$FILE_INO"
-	file_id "$D/none" && echo "file_id of nothing did not fail"
+	file_id f "$D/link2" || echo "file_id failed"
+	echo "${f[id]}|${f[key]}|${f[real]}|${f[ino]}|${f[settled]}"
+	file_id f "$D/none" && echo "file_id of nothing did not fail"
+	echo "${f[id]}|${f[real]}|${f[settled]}"
 }
 via=$(TOP=$T_TOP ids "")
 t_eq "file_id: through cacheio as through stat and readlink" "$(TOP=$T_TOP ids 0)" "$via"
-t_eq "file_id: FILE_ID as stat -L says it, FILE_REAL as readlink -f" \
-	"$(stat -L -c '%n %s %Y %Z %i' "$D/link2")|$(readlink -f "$D/link2")" \
-	"$(cut -d '|' -f 1,3 <<< "$via")"
+t_eq "file_id: [id] as stat -L says it, [real] as readlink -f, [ino] the inode" \
+	"$(stat -L -c '%n %s %Y %Z %i' "$D/link2")|$(readlink -f "$D/link2")|$(stat -L -c %i "$D/link2")" \
+	"$(head -n 1 <<< "$via" | cut -d '|' -f 1,3,4)"
+t_eq "file_id: a file that cannot be stat'ed leaves nothing of the last one" "||0" \
+	"$(tail -n 1 <<< "$via")"
 
 # file_sums_to: hash_files_to's hash, kept under the files' identity,
 # asked again when one changed, even to the same size and mtime.

@@ -296,6 +296,7 @@ user_cc_facts()
 {
 	local cc=$1; shift
 	local path key=
+	local -A id
 
 	CC_REAL='' CC_LIBC='' CC_VERSION=''
 	if [[ "$cc" == */* ]]; then
@@ -305,10 +306,10 @@ user_cc_facts()
 		path_of "$cc" || return 1
 		path=$REPLY
 	fi
-	if file_id "$path" && [[ -n "$FILE_REAL" ]]; then
-		CC_REAL=$FILE_REAL
-		((FILE_SETTLED)) &&
-			hash_to key "$cc" "$FILE_REAL" "$FILE_KEY" "${GCC_EXEC_PREFIX-}" \
+	if file_id id "$path" && [[ -n "${id[real]}" ]]; then
+		CC_REAL=${id[real]}
+		((id[settled])) &&
+			hash_to key "$cc" "${id[real]}" "${id[key]}" "${GCC_EXEC_PREFIX-}" \
 				"${COMPILER_PATH-}" "${LIBRARY_PATH-}" "${LC_ALL-}" \
 				"${LC_MESSAGES-}" "${LANG-}" "${LANGUAGE-}"
 	else
