@@ -381,7 +381,7 @@ cache_get()
 	local idx=$1; shift
 	local tgt=$1; shift
 	local d run old t from to text now detail
-	local -A got
+	local -A got cfiles
 
 	[[ "${FORCE:-0}" == 1 ]] && return 1
 	d=$WORKDIR/cache/$stage/$key
@@ -389,16 +389,16 @@ cache_get()
 	run=${got[run]}
 	old=
 	if [[ -n "${got[step]}" ]]; then
-		cell_files "${got[step]}" "${got[target]}" "$stage"
-		old=$CELL_PREFIX
+		cell_files cfiles "${got[step]}" "${got[target]}" "$stage"
+		old=${cfiles[prefix]}
 	fi
-	cell_files "$idx" "$tgt" "$stage"
-	now=$CELL_PREFIX
-	detail=$CELL_DETAIL
+	cell_files cfiles "$idx" "$tgt" "$stage"
+	now=${cfiles[prefix]}
+	detail=${cfiles[detail]}
 	[[ -n "${got[status]}" && -n "$run" ]] || return 1
 	# Used now: pruning goes by the last use (prune.sh).
 	touch_used "$d"
-	copy_file "$d/record" "$CELL_REC" || return 1
+	copy_file "$d/record" "${cfiles[rec]}" || return 1
 	[[ -f "$d/detail" ]] && text_of text "$d/detail"
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
 		[[ -f "$d/evidence/${t//\//%}" ]] || continue

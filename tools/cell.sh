@@ -234,18 +234,18 @@ cell_id()
 	echo "$id"
 }
 
-# cell_files(): the files of cell ($1, $2, $3) without a fork:
-# CELL_PREFIX (the step's and target's id), CELL_REC, CELL_LOG and
-# CELL_DETAIL.
+# cell_files(): associative array $1 (the caller's: local -A) = the
+# files of cell ($2, $3, $4), without a fork: [rec], [log], [detail],
+# and [prefix], the step's and target's id.
 cell_files()
 {
-	local id
+	local -n __cf=$1; shift
+	local __cf_p __cf_id
 
-	cell_id_to CELL_PREFIX "$1" "$2"
-	cell_id_to id "$1" "$2" "$3"
-	CELL_REC=$RUNDIR/results/$id.tsv
-	CELL_LOG=$RUNDIR/logs/$id.log
-	CELL_DETAIL=$RUNDIR/details/$id.txt
+	cell_id_to __cf_p "$1" "$2"
+	cell_id_to __cf_id "$1" "$2" "$3"
+	__cf=(["prefix"]=$__cf_p ["rec"]=$RUNDIR/results/$__cf_id.tsv
+	      ["log"]=$RUNDIR/logs/$__cf_id.log ["detail"]=$RUNDIR/details/$__cf_id.txt)
 }
 
 # cell_rec(), cell_log(), cell_detail(): the files of cell ($1, $2, $3)
@@ -282,10 +282,10 @@ cell_record()
 	local stage=$1; shift
 	local log=$1; shift
 	local t shown summary from
-	local -A r
+	local -A r f
 
-	cell_files "$idx" "$tgt" "$stage"
-	rec_read r "$CELL_REC"
+	cell_files f "$idx" "$tgt" "$stage"
+	rec_read r "${f[rec]}"
 	summary=${r[summary]//$'\t'/ } from=${r[cached-from]}
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$idx" "$tgt" "$stage" "${r[status]}" \
 		"${r[ms]:--}" "$summary" "$log" "${from:--}" >> "$RUNDIR/cells.tsv"
@@ -310,13 +310,13 @@ cell_lookup()
 	local key=$1; shift
 	local valid=${1:--}
 	local rec old
-	local -A r
+	local -A r f
 
 	cache_get "$stage" "$key" "$idx" "$tgt" || return 1
-	cell_files "$idx" "$tgt" "$stage"
-	rec=$CELL_REC
+	cell_files f "$idx" "$tgt" "$stage"
+	rec=${f[rec]}
 	if [[ "$valid" != - ]] && ! "$valid" "$rec"; then
-		rm -f "$rec" "$CELL_DETAIL"
+		rm -f "$rec" "${f[detail]}"
 		return 1
 	fi
 	rec_read r "$rec"
@@ -326,24 +326,27 @@ cell_lookup()
 	cell_record "$idx" "$tgt" "$stage" -
 }
 
-# cell_begin(): cell ($1, $2, $3) starts: a progress line, an empty log,
-# no record yet; its start time is in CELL_T0.
+# cell_begin(): cell ($2, $3, $4) starts: a progress line, an empty log,
+# no record yet; its start time (ms) in variable $1.
 cell_begin()
 {
+	local -n __cb_t0=$1; shift
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
 	local t=$tgt
+	local -A f
 
 	[[ "$t" == - ]] && t=
 	progress "${STEP_LABEL[idx]}${t:+ $t} $stage: start"
-	: > "$(cell_log "$idx" "$tgt" "$stage")"
-	rm -f "$(cell_rec "$idx" "$tgt" "$stage")"
-	CELL_T0=$(now_ms)
+	cell_files f "$idx" "$tgt" "$stage"
+	: > "${f[log]}"
+	rm -f "${f[rec]}"
+	__cb_t0=$(now_ms)
 }
 
 # cell_end(): cell ($1, $2, $3) of key $4 is done, started at $5
-# (CELL_T0), taking $6 ms (default: until now): complete its record,
+# (cell_begin), taking $6 ms (default: until now): complete its record,
 # store it unless it says nocache, and record the cell.
 cell_end()
 {
@@ -384,8 +387,7 @@ cell_run()
 	local t0
 
 	cell_lookup "$idx" "$tgt" "$stage" "$key" "$valid" && return 0
-	cell_begin "$idx" "$tgt" "$stage"
-	t0=$CELL_T0
+	cell_begin t0 "$idx" "$tgt" "$stage"
 	: > "$(cell_detail "$idx" "$tgt" "$stage")"
 	"$fn" "$(cell_rec "$idx" "$tgt" "$stage")" "$(cell_log "$idx" "$tgt" "$stage")" \
 		"$(cell_detail "$idx" "$tgt" "$stage")" "$@"
@@ -396,9 +398,11 @@ cell_run()
 # with the reason $4: its record says so.
 cell_skip()
 {
-	cell_files "$1" "$2" "$3"
+	local -A f
+
+	cell_files f "$1" "$2" "$3"
 	printf 'status\tskip\nsummary\t%s\nms\t0\nrun\t%s\nstep\t%s\ntarget\t%s\n' \
-		"${4//$'\t'/ }" "$RUN_ID" "$1" "$2" > "$CELL_REC"
+		"${4//$'\t'/ }" "$RUN_ID" "$1" "$2" > "${f[rec]}"
 	cell_record "$1" "$2" "$3" -
 }
 
@@ -464,7 +468,7 @@ cell_prog_inputs()
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
-	local id file name val key fn pid
+	local id file name val key fn pid t0
 	local -a keys=()
 
 	cell_id_to id "$idx" "$tgt" "$stage"
@@ -482,11 +486,11 @@ cell_prog_inputs()
 			die "stage $stage: the driver has no input '$name' (tools/stages.tsv; define $fn)"
 		val='' key=''
 		if ! "$fn" val key "$idx" "$stage" "$tgt" || [[ "$val" == *[$'\t\n']* ]]; then
-			cell_begin "$idx" "$tgt" "$stage"
+			cell_begin t0 "$idx" "$tgt" "$stage"
 			result "$(cell_rec "$idx" "$tgt" "$stage")" FAIL \
 				"the driver could not give its input '$name' ($fn)"
 			result_nocache "$(cell_rec "$idx" "$tgt" "$stage")"
-			cell_end "$idx" "$tgt" "$stage" - "$CELL_T0"
+			cell_end "$idx" "$tgt" "$stage" - "$t0"
 			return 1
 		fi
 		printf '%s\t%s\n' "$name" "$val" >> "$file"

@@ -94,10 +94,11 @@ t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
 t_eq "a target-scope cell's id" "2-tA-boot" "$(cell_id 2 tA boot)"
 t_eq "a step's files on a target" "2-tA" "$(cell_id 2 tA)"
 cell_id_to id 3 tB tests
-cell_files 3 tB tests
+declare -A F
+cell_files F 3 tB tests
 t_eq "cell_files names the files by the same id" \
-	"$id $RUNDIR/results/$id.tsv $RUNDIR/details/$id.txt 3-tB" \
-	"$id $CELL_REC $CELL_DETAIL $CELL_PREFIX"
+	"$id $RUNDIR/results/$id.tsv $RUNDIR/logs/$id.log $RUNDIR/details/$id.txt 3-tB" \
+	"$id ${F[rec]} ${F[log]} ${F[detail]} ${F[prefix]}"
 
 # --- a miss runs the stage; its record is the truth ---
 new_run r1

@@ -774,7 +774,7 @@ boot_cells()
 	local tgt=$1; shift
 	local art=$1; shift
 	local build_key=$1; shift
-	local key id ident exp=()
+	local key id ident t0 exp=()
 
 	for id in "${TEST_IDS[@]}"; do
 		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
@@ -796,12 +796,12 @@ boot_cells()
 	fi
 	boot_pending_finish
 	boot_accel "$art"
-	cell_begin "$idx" "$tgt" boot
-	BOOT_PENDING=("$idx" "$tgt" "$art" "$key" "$CELL_T0" "$BOOT_ACCEL")
+	cell_begin t0 "$idx" "$tgt" boot
+	BOOT_PENDING=("$idx" "$tgt" "$art" "$key" "$t0" "$BOOT_ACCEL")
 	if ! stage_boot_start "$(cell_rec "$idx" "$tgt" boot)" "$(cell_log "$idx" "$tgt" boot)" \
 		"$(cell_detail "$idx" "$tgt" boot)" "$art" "$RUNDIR/boot/$(cell_id "$idx" "$tgt")" "${exp[@]}"; then
 		BOOT_PENDING=()
-		cell_end "$idx" "$tgt" boot "$key" "$CELL_T0"
+		cell_end "$idx" "$tgt" boot "$key" "$t0"
 		cell_skip "$idx" "$tgt" tests "no initramfs"
 		return
 	fi
@@ -842,8 +842,7 @@ boot_pending_finish()
 	[[ -n "$end" ]] || end=$(now_ms)
 	cell_end "$idx" "$tgt" boot "$key" "$t0" $((end - t0))
 	# The tests cell: judged from the boot just made, never from the cache.
-	cell_begin "$idx" "$tgt" tests
-	t1=$CELL_T0
+	cell_begin t1 "$idx" "$tgt" tests
 	stage_tests "$(cell_rec "$idx" "$tgt" tests)" "$(cell_log "$idx" "$tgt" tests)" \
 		"$(cell_detail "$idx" "$tgt" tests)" "$dir" "$(cell_rec "$idx" "$tgt" boot)"
 	cell_end "$idx" "$tgt" tests "$key" "$t1" 0
