@@ -35,6 +35,39 @@ PROG=${PROG:-$(basename "$0")}
 # place), and otherwise (a CI log, a line each time).
 : "${PROGRESS_TTY_EVERY:=2}"
 : "${PROGRESS_LOG_EVERY:=60}"
+# distcc hosts ("host[:port][/slots] ..."); empty: compile here alone.
+: "${BUILD_HOSTS:=}"
+# 1: keep the throwaway worktree registered and say where.
+: "${KEEP:=0}"
+# 1: ignore the result cache (and refresh it).
+: "${FORCE:=0}"
+# Only these steps ("0 3"), only these targets of the series; empty: all.
+: "${STEPS:=}"
+: "${TARGETS:=}"
+# kvm or tcg; empty: KVM when a probe guest finishes under it.
+: "${ACCEL:=}"
+# A guest's deadline, seconds; empty: the series' boot.timeout.
+: "${BOOT_TIMEOUT:=}"
+# Seconds to wait while another run uses WORKDIR; 0: refuse at once.
+: "${LOCK_WAIT:=0}"
+# Where the throwaway worktree goes; empty: /dev/shm when a tmpfs of 8
+# GiB or more, else WORKDIR (wt_root).
+: "${WT_ROOT:=}"
+# What pruning keeps: the newest run dirs, and what was used in days.
+: "${PRUNE_RUNS:=20}"
+: "${PRUNE_DAYS:=14}"
+# make send: 1 or reflect really sends (0: writes the messages only),
+# into SEND_OUT (empty: the last run dir); SIGN 0, 1 or auto (when a
+# signing key is set); AUTO_CC 0: no get_maintainer.pl through b4.
+: "${SEND:=0}"
+: "${SEND_OUT:=}"
+: "${SIGN:=auto}"
+: "${AUTO_CC:=1}"
+# 0: the tree's Makefiles and scripts run without the sandbox; the
+# sandbox's limits of one command, seconds and bytes a file.
+: "${SANDBOX:=1}"
+: "${SANDBOX_TIMEOUT:=7200}"
+: "${SANDBOX_FSIZE:=$((16 << 30))}"
 
 # b4_config_of(): the b4 config `make send` uses for series file $1 (and
 # the cc check judges): the .b4-config beside the series file, else

@@ -4,7 +4,8 @@
 # prune.sh - keep WORKDIR bounded. bisect-check prunes at the end of every
 # run (holding the WORKDIR lock); `make prune` runs it by hand.
 #
-# Policy (tunables below, each also an environment variable):
+# Policy (PRUNE_RUNS and PRUNE_DAYS are settings, tools/lib.sh; PRUNE_SLACK
+# below; each also an environment variable):
 #   runs/          the newest PRUNE_RUNS run dirs stay, and every run that
 #                  runs/latest or last-run/* names (what `make send` checks);
 #                  older ones go (at the end of a run: once PRUNE_SLACK
@@ -36,8 +37,6 @@ if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
 	source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 fi
 
-PRUNE_RUNS=${PRUNE_RUNS:-20}
-PRUNE_DAYS=${PRUNE_DAYS:-14}
 # The end of a run prunes run dirs only this many beyond PRUNE_RUNS.
 PRUNE_SLACK=${PRUNE_SLACK:-10}
 

@@ -31,9 +31,6 @@
 # Sourced by tools/bisect-check (through cell.sh and build.sh) and
 # tools/bisect-run; expects lib.sh.
 
-: "${SANDBOX:=1}"
-: "${SANDBOX_TIMEOUT:=7200}"
-: "${SANDBOX_FSIZE:=$((16 << 30))}"
 
 # sandbox_argv(): the array named $1 = the command words that run a
 # command in the sandbox (none with SANDBOX=0); then options: --rw DIR
