@@ -299,9 +299,11 @@ cell_record()
 }
 
 # cell_lookup(): report cell ($1, $2, $3) from the cache under key $4;
-# fails when it is not there, or when function $5 (if given, not "-") says the
-# cached record (its only argument) is of no use any more, e.g. because
-# what the stage made is gone.
+# fails when it is not there, or when validator $5 (if given, not "-")
+# says the cached record is of no use any more, e.g. because what the
+# stage made is gone. The validator is a function name and the words
+# after it, split on blanks ("exports_valid plan"), called with the
+# record as its last argument.
 cell_lookup()
 {
 	local idx=$1; shift
@@ -315,7 +317,8 @@ cell_lookup()
 	cache_get "$stage" "$key" "$idx" "$tgt" || return 1
 	cell_files f "$idx" "$tgt" "$stage"
 	rec=${f[rec]}
-	if [[ "$valid" != - ]] && ! "$valid" "$rec"; then
+	# shellcheck disable=SC2086  # a function and its words
+	if [[ "$valid" != - ]] && ! $valid "$rec"; then
 		rm -f "$rec" "${f[detail]}"
 		return 1
 	fi

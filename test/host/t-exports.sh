@@ -207,21 +207,22 @@ t_eq "a tree git does not have: stale" "stale: git cannot compare the trees" \
 
 # --- the key: what the commit removes, not its tree ---
 CFG_ID=cfg ROBOT_TOOLS_ID=tools
-exports_plan K1 3 "$PARENT" "$COMMIT" "$PTREE" "$TREE"
+declare -A PLAN
+exports_plan K1 PLAN 3 "$PARENT" "$COMMIT" "$PTREE" "$TREE"
 t_eq "exports_plan gives the validator the step, the trees, the removed exports" \
 	"3 $TREE $PTREE foo_sym${TAB}kernel/kallsyms.c" \
-	"$EXPORTS_IDX $EXPORTS_TREE $EXPORTS_PTREE $EXPORTS_REMOVED"
+	"${PLAN[idx]} ${PLAN[tree]} ${PLAN[ptree]} ${PLAN[removed]}"
 # The same removal, the exporter's comment edited: another tree, same key.
 sed -i 's|/\* kallsyms \*/|/* kallsyms, edited */|' "$WT/kernel/kallsyms.c"
 EDITED=$(commit_of "$PARENT")
 ETREE=$(git --git-dir="$KREPO" rev-parse "$EDITED^{tree}")
-exports_plan K2 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
+exports_plan K2 PLAN 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
 t_eq "an edited commit that removes the same exports: the same key" "$K1" "$K2"
-CFG_ID=cfg2 exports_plan K3 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
+CFG_ID=cfg2 exports_plan K3 PLAN 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
 t_eq "another config or toolchain (CFG_ID): another key" 1 "$([[ "$K3" != "$K1" ]] && echo 1)"
 sed -i '/EXPORT_SYMBOL(bar_sym)/d' "$WT/kernel/kallsyms.c"
 BOTH=$(commit_of "$PARENT")
-exports_plan K4 3 "$PARENT" "$BOTH" "$PTREE" "$(git --git-dir="$KREPO" rev-parse "$BOTH^{tree}")"
+exports_plan K4 PLAN 3 "$PARENT" "$BOTH" "$PTREE" "$(git --git-dir="$KREPO" rev-parse "$BOTH^{tree}")"
 t_eq "a commit that removes one more export: another key" 1 "$([[ "$K4" != "$K1" ]] && echo 1)"
 # Asked again: from the memo, in a new shell as in a new run.
 t_eq "the removed exports come back from the memo as exports_removed said them" \
@@ -229,13 +230,13 @@ t_eq "the removed exports come back from the memo as exports_removed said them" 
 	"$(unset MEMO MEMO_READ; declare -A MEMO=() MEMO_READ=()
 	   # shellcheck disable=SC2317  # it must not be called
 	   exports_removed() { echo "not asked"; }
-	   exports_plan K 3 "$PARENT" "$BOTH" "$PTREE" -; echo "$EXPORTS_REMOVED")"
+	   exports_plan K PLAN 3 "$PARENT" "$BOTH" "$PTREE" -; echo "${PLAN[removed]}")"
 t_grep "... which keeps them in WORKDIR/memo" "^$PARENT $BOTH [0-9a-f]+${TAB}bar_sym=kernel/kallsyms\.c foo_sym=kernel/kallsyms\.c$" \
 	"$WORKDIR/memo/exports-removed"
-exports_plan K5 1 "$PARENT" "$PARENT" "$PTREE" "$PTREE"
-exports_plan K6 1 "$PARENT" "$PARENT" "$PTREE" "$ETREE"
+exports_plan K5 PLAN 1 "$PARENT" "$PARENT" "$PTREE" "$PTREE"
+exports_plan K6 PLAN 1 "$PARENT" "$PARENT" "$PTREE" "$ETREE"
 t_eq "no export removed: the trees are the key" 1 \
-	"$([[ -z "$EXPORTS_REMOVED" && "$K5" != "$K6" ]] && echo 1)"
+	"$([[ -z "${PLAN[removed]}" && "$K5" != "$K6" ]] && echo 1)"
 
 # --- the validator through the cache: a cell run, then looked up ---
 # fake_exports(): an exports cell as stage_exports leaves one: a result,
@@ -259,15 +260,15 @@ new_run()
 }
 : > "$D/calls"
 new_run r1
-EXPORTS_TREE=$TREE EXPORTS_PTREE=$PTREE EXPORTS_REMOVED=$REMOVED EXPORTS_IDX=3
-cell_run 3 - exports "$K1" exports_valid fake_exports 2> /dev/null
+PLAN=(["idx"]=3 ["tree"]=$TREE ["ptree"]=$PTREE ["removed"]=$REMOVED)
+cell_run 3 - exports "$K1" "exports_valid PLAN" fake_exports 2> /dev/null
 t_eq "run 1: the cell runs" 1 "$(grep -c . "$D/calls")"
 t_eq "run 1: its list of what it read is kept in the cache" "$(cat "$READS")" \
 	"$(cat "$WORKDIR/cache/exports/$K1/evidence/logs%@-exports.reads")"
 
 new_run r2
-EXPORTS_TREE=$(tree_with "$TREE" drivers/b/plain.c 'int plain2;')
-cell_run 3 - exports "$K1" exports_valid fake_exports 2> /dev/null
+PLAN[tree]=$(tree_with "$TREE" drivers/b/plain.c 'int plain2;')
+cell_run 3 - exports "$K1" "exports_valid PLAN" fake_exports 2> /dev/null
 t_eq "run 2, a change outside what it read: the cell is not run again" 1 \
 	"$(grep -c . "$D/calls")"
 t_eq "run 2: it is the cached one, from run 1" "3${TAB}-${TAB}exports${TAB}ok${TAB}r1/3-exports" \
@@ -279,10 +280,10 @@ t_grep "run 2: and so does its record" \
 	"^out${TAB}reused${TAB}made on tree $TREE: 1 path" "$RUNDIR/results/3-exports.tsv"
 
 new_run r3
-EXPORTS_TREE=$(tree_with "$TREE" include/linux/dep.h '#define DEP 3')
+PLAN[tree]=$(tree_with "$TREE" include/linux/dep.h '#define DEP 3')
 # As checks_early and checks_beside ask: a lookup, then the cell.
-cell_lookup 3 - exports "$K1" exports_valid 2> /dev/null ||
-	cell_run 3 - exports "$K1" exports_valid fake_exports 2> /dev/null
+cell_lookup 3 - exports "$K1" "exports_valid PLAN" 2> /dev/null ||
+	cell_run 3 - exports "$K1" "exports_valid PLAN" fake_exports 2> /dev/null
 t_eq "run 3, a header it read changed: the cell runs again" 2 "$(grep -c . "$D/calls")"
 t_eq "run 3: the progress line says why, once" 1 \
 	"$(grep -c "3/3 exports: the cached cell of tree ${TREE:0:12} does not hold: include/linux/dep.h, which it read, changed" \

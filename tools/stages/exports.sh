@@ -186,28 +186,29 @@ stage_exports()
 	result_out "$rec" parent-tree "$ptree"
 }
 
-# exports_plan(): variable $1 = the key of the exports cell of step $2
-# (commit $4, parent $3, their trees $6 and $5) on the current target,
-# and what its validator (exports_valid) and stage_exports are given:
-# EXPORTS_IDX, EXPORTS_REMOVED (exports_removed's lines), EXPORTS_TREE,
-# EXPORTS_PTREE. With exports removed, the key is what they are, the
-# config and toolchain (CFG_ID), the tools and the code that judge, not
-# the trees: the validator compares those with what the cached cell
-# read. Without, the trees too: such a cell reads the diff alone, and a
-# hit says the step is the cache's. The series file is no input
-# (ROBOT_TOOLS_ID, not ROBOT_ID): an edited series is often another file.
+# exports_plan(): variable $1 = the key of the exports cell of step $3
+# (commit $5, parent $4, their trees $7 and $6) on the current target,
+# and associative array $2 (the caller's) = what its validator
+# (exports_valid) and stage_exports are given: [idx], [removed]
+# (exports_removed's lines), [tree], [ptree]. With exports removed, the
+# key is what they are, the config and toolchain (CFG_ID), the tools and
+# the code that judge, not the trees: the validator compares those with
+# what the cached cell read. Without, the trees too: such a cell reads
+# the diff alone, and a hit says the step is the cache's. The series
+# file is no input (ROBOT_TOOLS_ID, not ROBOT_ID): an edited series is
+# often another file.
 exports_plan()
 {
 	local -n __ep_key=$1; shift
+	local -n __ep_plan=$1; shift
 	local idx=$1; shift
 	local parent=$1; shift
 	local sha=$1; shift
 	local ptree=$1; shift
 	local tree=$1; shift
-	local m w
+	local m w removed=
 	local -a words=()
 
-	EXPORTS_IDX=$idx EXPORTS_TREE=$tree EXPORTS_PTREE=$ptree
 	# What decides the cell besides the exports and the config, and
 	# the memo of the exports, asked once a run.
 	if [[ -z "${EXPORTS_CODE_ID:-}" ]]; then
@@ -220,19 +221,19 @@ exports_plan()
 	# as "symbol=file" words, files having no blank (exports_removed).
 	if ! memo_get m exports-removed "$parent $sha $EXPORTS_MEMO_ID"; then
 		# Kept only when git could tell.
-		if EXPORTS_REMOVED=$(set -o pipefail; exports_removed "$parent" "$sha"); then
-			m=${EXPORTS_REMOVED//$'\t'/=}
+		if removed=$(set -o pipefail; exports_removed "$parent" "$sha"); then
+			m=${removed//$'\t'/=}
 			memo_put exports-removed "$parent $sha $EXPORTS_MEMO_ID" "${m//$'\n'/ }"
 		fi
 	else
-		EXPORTS_REMOVED=
 		read -r -a words <<< "$m"
 		for w in "${words[@]}"; do
-			EXPORTS_REMOVED+=${EXPORTS_REMOVED:+$'\n'}${w%%=*}$'\t'${w#*=}
+			removed+=${removed:+$'\n'}${w%%=*}$'\t'${w#*=}
 		done
 	fi
-	if [[ -n "$EXPORTS_REMOVED" ]]; then
-		hash_to __ep_key removes "$EXPORTS_REMOVED" "$CFG_ID" "$ROBOT_TOOLS_ID" \
+	__ep_plan=(["idx"]=$idx ["removed"]=$removed ["tree"]=$tree ["ptree"]=$ptree)
+	if [[ -n "$removed" ]]; then
+		hash_to __ep_key removes "$removed" "$CFG_ID" "$ROBOT_TOOLS_ID" \
 			"$EXPORTS_CODE_ID"
 	else
 		hash_to __ep_key none "$ptree" "$tree" "$CFG_ID" "$ROBOT_TOOLS_ID" \
@@ -344,34 +345,37 @@ exports_holds()
 }
 
 # exports_valid(): the validator of a cached exports cell (cell_lookup;
-# its record $1, its evidence beside) for the step exports_plan planned:
-# it holds for the same trees, and otherwise as exports_holds says,
-# which the progress line and the record (out reused) tell.
+# its record $2, its evidence beside) for the step exports_plan planned
+# into associative array $1: it holds for the same trees, and otherwise
+# as exports_holds says, which the progress line and the record (out
+# reused) tell.
 # shellcheck disable=SC2317  # called through cell_lookup
 exports_valid()
 {
+	local -n __ev_plan=$1; shift
 	local rec=$1; shift
-	local id why reads made
+	local id why reads made tree step
 	local -A r
 
 	rec_read r "$rec"
+	tree=${__ev_plan[tree]} step=${__ev_plan[idx]}
 	made=${r[out tree]:-}
 	id=${rec##*/}
 	id=${id%.tsv}
 	reads=${rec%/results/*}/logs/$id.reads
 	[[ -n "$made" ]] || return 1
-	[[ "$made" == "$EXPORTS_TREE" &&
-	   "${r[out parent-tree]:-}" == "$EXPORTS_PTREE" ]] && return 0
-	if [[ -z "$EXPORTS_REMOVED" ]]; then
+	[[ "$made" == "$tree" &&
+	   "${r[out parent-tree]:-}" == "${__ev_plan[ptree]}" ]] && return 0
+	if [[ -z "${__ev_plan[removed]}" ]]; then
 		why="no export removed"
-	elif ! exports_holds why "$EXPORTS_REMOVED" "$made" "$reads" "$EXPORTS_TREE"; then
+	elif ! exports_holds why "${__ev_plan[removed]}" "$made" "$reads" "$tree"; then
 		# Said once: cell_run asks again, then runs the cell.
-		if [[ "${EXPORTS_STALE:-}" != "$EXPORTS_TREE $made" ]]; then
-			EXPORTS_STALE="$EXPORTS_TREE $made"
-			progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${made:0:12} does not hold: $why"
+		if [[ "${EXPORTS_STALE:-}" != "$tree $made" ]]; then
+			EXPORTS_STALE="$tree $made"
+			progress "${STEP_LABEL[step]} exports: the cached cell of tree ${made:0:12} does not hold: $why"
 		fi
 		return 1
 	fi
 	result_out "$rec" reused "made on tree $made: $why"
-	progress "${STEP_LABEL[EXPORTS_IDX]} exports: the cached cell of tree ${made:0:12} holds: $why"
+	progress "${STEP_LABEL[step]} exports: the cached cell of tree ${made:0:12} holds: $why"
 }
