@@ -58,12 +58,6 @@ intake_name()
 	__in=$n
 }
 
-# What intake_range took in, for the caller's messages: the range
-# (BASE..BRANCH, the base as a commit when b4's fork point) and the
-# subject of the cover letter ("" for none).
-# shellcheck disable=SC2034  # read by tools/bisect-check
-INTAKE_RANGE='' INTAKE_COVER_SUBJECT=''
-
 # b4 prep's cover letter commit holds this line between the cover and
 # its tracking data (b4 0.12, ez.py MAGIC_MARKER).
 INTAKE_B4_MARKER='--- b4-submit-tracking ---'
@@ -210,8 +204,11 @@ intake_b4_config()
 
 # intake_range(): write the series of range $3 (BASE..BRANCH; "" for the
 # series b4 prep manages at HEAD, intake_b4_head) of the repository at
-# dir $2 into series file $4 (its patches in patches/ beside it), the
-# number of its patches into variable $1: the base is that repository at
+# dir $2 into series file $4 (its patches in patches/ beside it); what
+# it took in, for the caller's messages, into associative array $1 (the
+# caller's): [n] the number of patches, [range] the range (BASE..BRANCH,
+# the base as a commit when b4's fork point), [cover] the subject of the
+# cover letter ("" for none). The base is that repository at
 # BASE, each commit of the range a patch, the target the default one, no
 # claims (the boot still fails on any oops, BUG, WARNING, panic or hang).
 # A branch that b4 prep manages gives the cover letter (b4's cover letter
@@ -221,7 +218,7 @@ intake_b4_config()
 # in it, a cover letter commit amid the patches.
 intake_range()
 {
-	local -n __ir_n=$1; shift
+	local -n __ir_took=$1; shift
 	local dir=$1; shift
 	local range=$1; shift
 	local out=$1; shift
@@ -298,9 +295,7 @@ intake_range()
 	intake_write "$out" "the series of $range in $gd, $count patch(es) of git format-patch${what:+, the cover letter from $what}" \
 		"$name" "$version" "$coverfile" "$gd" "$base" "${files[@]}"
 	intake_b4_config "$out"
-	# shellcheck disable=SC2034  # read by tools/bisect-check
-	INTAKE_RANGE=$range INTAKE_COVER_SUBJECT=${f[subject]:-}
-	__ir_n=$count
+	__ir_took=(["n"]=$count ["range"]=$range ["cover"]=${f[subject]:-})
 }
 
 # intake_write(): series file $1 (what it is: $2), named $3, version $4,
