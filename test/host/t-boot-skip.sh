@@ -31,7 +31,6 @@ RUN_ID='t-boot-skip'
 RUNDIR=$WORKDIR/runs/$RUN_ID
 mkdir -p "$RUNDIR/logs" "$RUNDIR/details" "$RUNDIR/results"
 declare -A RUNNER_SUM=() GUEST_BIN_SUM=()
-BOOT_ASYNC=1
 make_initramfs() { : > "$2"; }
 qemu_start() { QEMU_EXTRA=$7; }
 qemu_version() { QEMU_VER=stub; }

@@ -378,10 +378,16 @@ guest_bins()
 	file_sums_to "GUEST_BIN_SUM[$arch]" "${bins[@]/#/$dir/}"
 }
 
-# boot_setup(): what every boot needs: the runner binary and the tools.
+# boot_setup(): what every boot needs: the runner binary and the tools;
+# with $1 "async", each guest is judged when the next one starts or the
+# run ends (boot_pending_finish), so that it runs while the next step
+# builds; else at once.
 boot_setup()
 {
 	local h v
+
+	BOOT_ASYNC=0
+	[[ "${1:-}" == async ]] && BOOT_ASYNC=1
 
 	boot_tools
 	pkg_version v dracut-core
@@ -400,6 +406,21 @@ boot_setup()
 	ACCEL_DONE=0
 	BOOT_PENDING=()
 	return 0
+}
+
+# boot_accel_none(): the report's header says that no accelerator was
+# decided, when every boot of the run came from the cache.
+boot_accel_none()
+{
+	[[ "${ACCEL_DONE:-}" == 0 ]] &&
+		printf 'accel\tnone used: every boot result was cached\n' >> "$RUNDIR/meta.tsv"
+	return 0
+}
+
+# boot_pending_of(): a guest of target $1 runs, not judged yet.
+boot_pending_of()
+{
+	((${#BOOT_PENDING[@]})) && [[ "${BOOT_PENDING[1]}" == "$1" ]]
 }
 
 # boot_accel(): the accelerator of the current target's arch, decided
@@ -764,7 +785,7 @@ stage_tests()
 
 # boot_cells(): the boot and tests cells of step $1 built for target $2
 # (the current one): both from the cache, or a guest started here and
-# judged by boot_pending_finish: at once, or with BOOT_ASYNC=1 when the
+# judged by boot_pending_finish: at once, or (boot_setup async) when the
 # next boot starts or the run ends, so that the guest (one thread under
 # TCG) runs while the next build goes on (a build leaves a core idle
 # while it links).

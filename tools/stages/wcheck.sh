@@ -48,6 +48,33 @@ WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
 	wcheck_compile wcheck_in_tree wcheck_plan wcheck_side_keep wcheck_run wcheck_preside)
 
+# The base of wcheck_art's keys by config (CFG_ID), asked twice a step.
+declare -A WCHECK_BASE_OF=()
+
+# wcheck_art(): variables $1 = the W=1 artifact of the trees $3 (parent)
+# and $4 on the current target, $2 = the base of its kept parent sides.
+wcheck_art()
+{
+	local -n __wa_art=$1; shift
+	local -n __wa_side=$1; shift
+	local ptree=$1; shift
+	local tree=$1; shift
+	local __wa_h
+
+	# What decides a compile besides the trees and the objects (not the
+	# series file: another one with the same commits shares them); the
+	# same all run for a config, asked twice a step.
+	__wa_h=${WCHECK_BASE_OF[$CFG_ID]:-}
+	if [[ -z "$__wa_h" ]]; then
+		hash_to __wa_h "$CFG_ID" "$SPARSE_VERSION" "$ROBOT_TOOLS_ID" \
+			"$(declare -f "${WCHECK_FUNCS[@]}")"
+		WCHECK_BASE_OF[$CFG_ID]=$__wa_h
+	fi
+	__wa_side=$WORKDIR/wcheck/side-$__wa_h
+	hash_to __wa_h "$ptree" "$tree" "$__wa_h" "$WCHECK_MAX_INCLUDERS"
+	__wa_art=$WORKDIR/wcheck/$__wa_h
+}
+
 # wcheck_dir(): variable $1 = the W=1 dir of build dir $2.
 wcheck_dir()
 {
