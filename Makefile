@@ -35,6 +35,10 @@ endif
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -Wall -Wextra -Werror
+# The checkout's path is no part of a binary (-g's compile dir): the guest
+# runner's sum is in every boot's key, and two checkouts of the same code
+# (a CI clone) must build the same runner.
+CFLAGS  += -ffile-prefix-map=$(CURDIR)=.
 BIN     := tools/bin
 HOST_PROGS := $(BIN)/series $(BIN)/triage $(BIN)/report $(BIN)/findings $(BIN)/tags $(BIN)/cacheio $(BIN)/hangsym $(BIN)/distlog $(BIN)/modusers $(BIN)/kdeps $(BIN)/abi $(BIN)/b4prep $(BIN)/globals
 # The guest runner of the host's arch; boot.sh makes the others with the
