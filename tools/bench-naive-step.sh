@@ -5,7 +5,8 @@
 # against: what a `git rebase -x` over a series typically runs per commit:
 # a full make, modules_install, the guest modules, a fresh initramfs and a
 # boot of the guest. Runs in the kernel tree at the commit to check.
-# Environment (from bench.sh): NAIVE_OUT, NAIVE_ART, TOP, JOBS, CCACHE_DIR.
+# Usage: bench-naive-step.sh OUT ART (the build dir, where each step's
+# artifacts go); environment (from bench.sh): TOP, JOBS, CCACHE_DIR.
 
 PROG=naive-step
 # shellcheck source=tools/lib.sh
@@ -13,21 +14,23 @@ source "$TOP/tools/lib.sh"
 
 main()
 {
+	local out=$1; shift
+	local art=$1; shift
 	local kver img dir
 
-	dir=$NAIVE_ART/$(git rev-parse --short HEAD)
+	dir=$art/$(git rev-parse --short HEAD)
 
 	mkdir -p "$dir"
-	make -s O="$NAIVE_OUT" -j"$JOBS" CC="ccache gcc" LOCALVERSION= \
+	make -s O="$out" -j"$JOBS" CC="ccache gcc" LOCALVERSION= \
 		olddefconfig bzImage modules > "$dir/build.log" 2>&1 || return 1
-	make -s O="$NAIVE_OUT" INSTALL_MOD_PATH="$dir/staging" modules_install \
+	make -s O="$out" INSTALL_MOD_PATH="$dir/staging" modules_install \
 		>> "$dir/build.log" 2>&1 || return 1
 	rm -rf "$dir/mod" && cp -r "$TOP/test/guest/modules" "$dir/mod"
-	make -s -C "$NAIVE_OUT" M="$dir/mod" KBUILD_MODPOST_WARN=1 modules \
+	make -s -C "$out" M="$dir/mod" KBUILD_MODPOST_WARN=1 modules \
 		>> "$dir/build.log" 2>&1 || return 1
-	make -s -C "$NAIVE_OUT" M="$dir/mod" INSTALL_MOD_PATH="$dir/staging" \
+	make -s -C "$out" M="$dir/mod" INSTALL_MOD_PATH="$dir/staging" \
 		modules_install >> "$dir/build.log" 2>&1 || return 1
-	kver=$(cat "$NAIVE_OUT/include/config/kernel.release")
+	kver=$(cat "$out/include/config/kernel.release")
 	img=$dir/initrd.img
 	dracut --quiet --force --no-hostonly --no-compress --no-early-microcode \
 		--kver "$kver" --kmoddir "$dir/staging/lib/modules/$kver" \
@@ -36,7 +39,7 @@ main()
 		--include "$TOP/tools/bin/guest-runner-x86_64" /bisect/runner "$img" || return 1
 	timeout -k 3 60 qemu-system-x86_64 -accel tcg -m 256 -nographic \
 		-no-reboot -nic none -monitor none \
-		-kernel "$NAIVE_OUT/arch/x86/boot/bzImage" -initrd "$img" \
+		-kernel "$out/arch/x86/boot/bzImage" -initrd "$img" \
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/bisect/runner" \
 		-serial "file:$dir/console.log" -serial "file:$dir/results.ktap" \
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04 < /dev/null

@@ -311,10 +311,10 @@ naive()
 	(cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$out" "$CONFIG_FRAGMENT" \
 		"$TOP/tools/kconfig/arch-x86_64.config" > /dev/null 2>&1)
 	git -C "$wt" checkout -q --detach "$tip"
-	env NAIVE_OUT="$out" NAIVE_ART="$BENCH_DIR/naive-art" TOP="$TOP" \
-		JOBS="$JOBS" CCACHE_DIR="$BENCH_DIR/wd/ccache" GIT_EDITOR=true \
-		git -C "$wt" -c core.hooksPath=/dev/null \
-		rebase -q --force-rebase -x "$TOP/tools/bench-naive-step.sh" "$base~0" \
+	env TOP="$TOP" JOBS="$JOBS" CCACHE_DIR="$BENCH_DIR/wd/ccache" GIT_EDITOR=true \
+		git -C "$wt" -c core.hooksPath=/dev/null rebase -q --force-rebase \
+		-x "$(printf '%q ' "$TOP/tools/bench-naive-step.sh" "$out" "$BENCH_DIR/naive-art")" \
+		"$base~0" \
 		> "$BENCH_DIR/naive.log" 2>&1
 	rc=$?
 	git -C "$wt" rebase --abort > /dev/null 2>&1

@@ -45,12 +45,13 @@ import_commit_of()
 	BASE_COMMIT=$(git --git-dir="$KREPO" rev-parse -q --verify "$1^{commit}")
 }
 
-# stage_import(): make sure $KREPO holds the import of $PACKAGE; sets
-# DEB_VERSION, and BASE_COMMIT when an earlier run imported it
-# (IMPORT_REUSED=1); otherwise unpacks the tarball into IMPORT_TREE for
-# import_hash. Returns 0 on success, 2 on setup errors.
+# stage_import(): make sure $KREPO holds the import of package $2 (log
+# $3); sets DEB_VERSION, and BASE_COMMIT when an earlier run imported it
+# (variable $1 = 1); otherwise unpacks the tarball into IMPORT_TREE for
+# import_hash (variable $1 = 0). Returns 0 on success, 2 on setup errors.
 stage_import()
 {
+	local -n __si_reused=$1; shift
 	local pkg=$1; shift
 	local log=$1; shift
 	local tarball=/usr/src/$pkg.tar.xz
@@ -75,10 +76,10 @@ stage_import()
 	import_ref ref "$pkg" "$DEB_VERSION"
 	if import_commit_of "$ref"; then
 		echo "reused $ref ($BASE_COMMIT)" >> "$log"
-		IMPORT_REUSED=1
+		__si_reused=1
 		return 0
 	fi
-	IMPORT_REUSED=0
+	__si_reused=0
 
 	# Next to the worktree: the unpacked tree becomes it by a rename.
 	wt_root_make "$WT" || return "$EXIT_SETUP"
