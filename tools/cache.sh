@@ -343,11 +343,13 @@ hash_files()
 # run that reuses the cell, at that run's step, so that a cached cell's
 # evidence lives as long as the cell does (old runs are pruned, prune.sh).
 # The exports cell's list of what it read is its validator's
-# (exports_valid), which runs once the cell is put back.
+# (exports_valid), which runs once the cell is put back. The boot's list
+# is part of its key (boot_setup): a cell stored without a file added
+# here would be served without it.
 declare -rA CACHE_EVIDENCE=(
 	[build]="logs/@-build.log logs/@-kconfig.log"
 	[checkpatch]="logs/@-checkpatch.log"
-	[boot]="logs/@-boot.log boot/@/console.log boot/@/results.ktap boot/@/triage.tsv boot/@/hang.raw boot/@/kernel.log"
+	[boot]="logs/@-boot.log boot/@/console.log boot/@/results.ktap boot/@/triage.tsv boot/@/hang.raw boot/@/hang.tsv boot/@/kernel.log"
 	[tests]="boot/@/results.ktap"
 	[tags]="logs/@-tags.log"
 	[kdoc]="logs/@-kdoc.log"

@@ -87,7 +87,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 76
+t_plan 77
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -404,5 +404,29 @@ t_grep "report finds a target-scope cell's details by cell.sh's id" \
 	'^        # detail of target-scope$' "$RUNDIR/report.ktap"
 t_grep "report shows a cached cell as such, with the run it came from" \
 	'^        not ok 1 build # [0-9.]+s cached: from run r7: broke target-scope$' "$RUNDIR/report.ktap"
+
+
+# --- a cached boot cell brings back the hang monitor's findings ---
+# fake_hang(): a boot cell of a guest that hung: the monitor's capture
+# and what it found, beside the console.
+# shellcheck disable=SC2317  # called through cell_run
+fake_hang()
+{
+	local b
+
+	b=$RUNDIR/boot/$(cell_id 1 tA)
+	mkdir -p "$b"
+	echo "console" > "$b/console.log"
+	echo "raw" > "$b/hang.raw"
+	printf 'idle\t2\ntitle\tINFO: task hung in kernel_init\n' > "$b/hang.tsv"
+	result "$1" FAIL "timeout: INFO: task hung in kernel_init"
+}
+new_run r20
+cell_run 1 tA boot khang - fake_hang 2> /dev/null
+new_run r21
+cell_run 1 tA boot khang - fake_hang 2> /dev/null
+t_eq "a cached hung boot: served, with the console, the capture and the monitor's findings" \
+	"r20/1-tA-boot|console|raw|idle	2" \
+	"$(rec_get "$(cell_rec 1 tA boot)" cached-from)|$(cat "$RUNDIR/boot/1-tA/console.log" 2>&1)|$(cat "$RUNDIR/boot/1-tA/hang.raw" 2>&1)|$(head -n 1 "$RUNDIR/boot/1-tA/hang.tsv" 2>&1)"
 
 t_done

@@ -398,7 +398,8 @@ boot_setup()
 	hash_files_to h "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
 		"$TOP/tools/src/splat.h" "$TOP/tools/src/guestop.h" "$TOP/tools/src/util.h" \
 		"$TOP/tools/src/hangsym.c" "$TOP/tools/qemu-watch.sh"
-	hash_to BOOT_ID "$h" \
+	# What a cached boot cell brings back is part of it too.
+	hash_to BOOT_ID "$h" "${CACHE_EVIDENCE[boot]}" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
 			boot_hang boot_judge boot_suspect boot_outcome boot_disagree)" \
