@@ -373,6 +373,15 @@ cache_has()
 	[[ "${FORCE:-0}" != 1 && -f "$WORKDIR/cache/$1/$2/record" ]]
 }
 
+# cache_evidence(): variable $1 = the evidence kept with a cached cell
+# of stage $2 (CACHE_EVIDENCE), for a key that covers it.
+cache_evidence()
+{
+	local -n __ce_ref=$1; shift
+
+	__ce_ref=${CACHE_EVIDENCE[$1]:-}
+}
+
 # cache_get(): put the cached result of (stage $1, key $2) into the run
 # dir as the cell of step $3 and target $4: its record, details and
 # evidence. Fails when there is none, or with FORCE=1.

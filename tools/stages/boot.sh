@@ -384,7 +384,7 @@ guest_bins()
 # builds; else at once.
 boot_setup()
 {
-	local h v
+	local h v ev
 
 	BOOT_ASYNC=0
 	[[ "${1:-}" == async ]] && BOOT_ASYNC=1
@@ -399,7 +399,8 @@ boot_setup()
 		"$TOP/tools/src/splat.h" "$TOP/tools/src/guestop.h" "$TOP/tools/src/util.h" \
 		"$TOP/tools/src/hangsym.c" "$TOP/tools/qemu-watch.sh"
 	# What a cached boot cell brings back is part of it too.
-	hash_to BOOT_ID "$h" "${CACHE_EVIDENCE[boot]}" \
+	cache_evidence ev boot
+	hash_to BOOT_ID "$h" "$ev" \
 		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
 		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
 			boot_hang boot_judge boot_suspect boot_outcome boot_disagree)" \
