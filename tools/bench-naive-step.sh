@@ -5,8 +5,9 @@
 # against: what a `git rebase -x` over a series typically runs per commit:
 # a full make, modules_install, the guest modules, a fresh initramfs and a
 # boot of the guest. Runs in the kernel tree at the commit to check.
-# Usage: bench-naive-step.sh OUT ART (the build dir, where each step's
-# artifacts go); environment (from bench.sh): TOP, JOBS, CCACHE_DIR.
+# Usage: bench-naive-step.sh OUT ART PROGRAM (the build dir, where each
+# step's artifacts go, the runner's program: the series' tests and
+# operations); environment (from bench.sh): TOP, JOBS, CCACHE_DIR.
 
 PROG=naive-step
 # shellcheck source=tools/lib.sh
@@ -16,6 +17,7 @@ main()
 {
 	local out=$1; shift
 	local art=$1; shift
+	local prog=$1; shift
 	local kver img dir
 
 	dir=$art/$(git rev-parse --short HEAD)
@@ -36,7 +38,8 @@ main()
 		--kver "$kver" --kmoddir "$dir/staging/lib/modules/$kver" \
 		--modules kernel-modules \
 		--add-drivers "data_breakpoint kallsyms_lookup_probe kallsyms_each_probe" \
-		--include "$TOP/tools/bin/guest-runner-x86_64" /bisect/runner "$img" || return 1
+		--include "$TOP/tools/bin/guest-runner-x86_64" /bisect/runner \
+		--include "$prog" /bisect/program "$img" || return 1
 	timeout -k 3 60 qemu-system-x86_64 -accel tcg -m 256 -nographic \
 		-no-reboot -nic none -monitor none \
 		-kernel "$out/arch/x86/boot/bzImage" -initrd "$img" \

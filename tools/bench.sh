@@ -311,9 +311,12 @@ naive()
 	(cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$out" "$CONFIG_FRAGMENT" \
 		"$TOP/tools/kconfig/arch-x86_64.config" > /dev/null 2>&1)
 	git -C "$wt" checkout -q --detach "$tip"
+	# What the runner runs (it bails out without a program).
+	guest_program > "$BENCH_DIR/naive-program" || return 1
 	env TOP="$TOP" JOBS="$JOBS" CCACHE_DIR="$BENCH_DIR/wd/ccache" GIT_EDITOR=true \
 		git -C "$wt" -c core.hooksPath=/dev/null rebase -q --force-rebase \
-		-x "$(printf '%q ' "$TOP/tools/bench-naive-step.sh" "$out" "$BENCH_DIR/naive-art")" \
+		-x "$(printf '%q ' "$TOP/tools/bench-naive-step.sh" "$out" "$BENCH_DIR/naive-art" \
+			"$BENCH_DIR/naive-program")" \
 		"$base~0" \
 		> "$BENCH_DIR/naive.log" 2>&1
 	rc=$?
