@@ -73,6 +73,26 @@ timed()
 	return "$rc"
 }
 
+# bench_kvars(): array $1 = the make variables of target $2 (ARCH,
+# CROSS_COMPILE, CC with prefix $3, the compiler's own), array $4 its
+# config fragments, $5 its image's name.
+bench_kvars()
+{
+	local -n __bk_ref=$1; shift
+	local t=$1; shift
+	local pre=$1; shift
+	local -n __bk_frags=$1; shift
+	local -n __bk_img=$1; shift
+	local -a mk
+	local -A tg
+
+	target_get tg "$t"
+	target_words mk tg make
+	target_words __bk_frags tg fragments
+	__bk_ref=(ARCH="${tg[karch]}" CROSS_COMPILE="${tg[cross]}" CC="$pre${tg[cc]}" "${mk[@]}")
+	__bk_img=${tg[image]##*/}
+}
+
 # cold_build(): fresh tree, then per target a fresh O= dir, no ccache:
 # the reference, one build per target one after the other (SECS of
 # cold-build:TARGET each). The tree goes where bisect-check puts its
@@ -80,19 +100,19 @@ timed()
 # credit bisect-check for it.
 cold_build()
 {
-	local src=$COLD_SRC out t t0
+	local src=$COLD_SRC out t t0 img
+	local -a kv frags
 	mkdir -p "$src"
 	tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
 	for t in "${TGT_NAMES[@]}"; do
-		target_select "$t"
+		bench_kvars kv "$t" '' frags img
 		out=$BENCH_DIR/cold-out/$t
 		t0=$(now_ms)
 		mkdir -p "$out"
-		(cd "$src" && env ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="$TGT_CC" "${TGT_MAKE[@]}" \
-			scripts/kconfig/merge_config.sh -n -O "$out" "${TGT_FRAGMENTS[@]}" \
+		(cd "$src" && env "${kv[@]}" \
+			scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}" \
 			> "$out/merge.log" 2>&1) || return 1
-		make -C "$src" O="$out" -j"$JOBS" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-			CC="$TGT_CC" "${TGT_MAKE[@]}" LOCALVERSION= "${IMAGE##*/}" modules \
+		make -C "$src" O="$out" -j"$JOBS" "${kv[@]}" LOCALVERSION= "$img" modules \
 			> "$out/build.log" 2>&1 || return 1
 		SECS[cold-build:$t]=$(( ($(now_ms) - t0) / 100 ))
 	done
@@ -118,8 +138,8 @@ bench_daemons_stop()
 distcc_build()
 {
 	local src=$COLD_SRC out=$BENCH_DIR/distcc-out dd=$BENCH_DIR/distcc
-	local t=${TGT_NAMES[0]} slots port a hosts=() t0 rc i dtmp
-	local goal=()
+	local t=${TGT_NAMES[0]} slots port a hosts=() t0 rc i dtmp img
+	local goal=() kv=() ckv=() frags=()
 
 	read -r -a goal <<< "${BENCH_DISTCC_GOAL:-}"
 
@@ -128,8 +148,9 @@ distcc_build()
 		mkdir -p "$src" &&
 			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
 	fi
-	target_select "$t"
-	((${#goal[@]})) || goal=("${IMAGE##*/}" modules)
+	bench_kvars kv "$t" '' frags img
+	bench_kvars ckv "$t" 'ccache ' frags img
+	((${#goal[@]})) || goal=("$img" modules)
 	rm -rf "$out" "$dd"
 	mkdir -p "$out" "$dd/state" || return 1
 	# As many slots as cores, between the two: the parallelism of
@@ -153,15 +174,14 @@ distcc_build()
 		sleep 0.1
 	done
 	((i < 50)) || { bench_daemons_stop; echo "distccd does not start (see $dd)" >&2; return 1; }
-	(cd "$src" && env ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="$TGT_CC" "${TGT_MAKE[@]}" \
-		scripts/kconfig/merge_config.sh -n -O "$out" "${TGT_FRAGMENTS[@]}" \
+	(cd "$src" && env "${kv[@]}" \
+		scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}" \
 		> "$out/merge.log" 2>&1) || { bench_daemons_stop; return 1; }
 	t0=$(now_ms)
 	env CCACHE_DISABLE=1 CCACHE_PREFIX=distcc CCACHE_DIR="$dd/ccache" \
 		DISTCC_HOSTS="${hosts[*]}" DISTCC_DIR="$dd/state" DISTCC_LOG="$dd/client.log" \
 		DISTCC_FALLBACK=1 \
-		make -C "$src" O="$out" -j"$JOBS" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-		CC="ccache $TGT_CC" "${TGT_MAKE[@]}" LOCALVERSION= "${goal[@]}" \
+		make -C "$src" O="$out" -j"$JOBS" "${ckv[@]}" LOCALVERSION= "${goal[@]}" \
 		> "$out/build.log" 2>&1
 	rc=$?
 	SECS[distcc:$t]=$((($(now_ms) - t0) / 100))
@@ -177,25 +197,24 @@ distcc_build()
 # 20).
 sandbox_build()
 {
-	local src=$COLD_SRC out=$BENCH_DIR/sandbox-out t=${TGT_NAMES[0]} t0 i
-	local -a sb=()
+	local src=$COLD_SRC out=$BENCH_DIR/sandbox-out t=${TGT_NAMES[0]} t0 i img
+	local -a sb=() kv frags
 
 	if [[ ! -f "$src/Makefile" ]]; then
 		mkdir -p "$src" &&
 			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
 	fi
-	target_select "$t"
+	bench_kvars kv "$t" '' frags img
 	rm -rf "$out"
 	mkdir -p "$out" || return 1
 	# As bisect-check's build_config: the tree writable to
 	# merge_config.sh's temporary file.
 	sandbox_argv sb --rw "$out" --rw "$src" --ro "$TOP" --ro "$WORKDIR"
 	t0=$(now_ms)
-	(cd "$src" && "${sb[@]}" env ARCH="$KARCH" CROSS_COMPILE="$CROSS" CC="$TGT_CC" \
-		"${TGT_MAKE[@]}" scripts/kconfig/merge_config.sh -n -O "$out" "${TGT_FRAGMENTS[@]}" \
+	(cd "$src" && "${sb[@]}" env "${kv[@]}" \
+		scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}" \
 		> "$out/merge.log" 2>&1) || return 1
-	"${sb[@]}" make -C "$src" O="$out" -j"$JOBS" ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-		CC="$TGT_CC" "${TGT_MAKE[@]}" LOCALVERSION= "${IMAGE##*/}" modules \
+	"${sb[@]}" make -C "$src" O="$out" -j"$JOBS" "${kv[@]}" LOCALVERSION= "$img" modules \
 		> "$out/build.log" 2>&1 || return 1
 	SECS[sandbox:$t]=$((($(now_ms) - t0) / 100))
 	t0=$(now_ms)

@@ -383,8 +383,7 @@ input_prev_build_art()
 	__iv=${STEP_ART[$(($3 - 1)):$5]:-}
 	if [[ -z "$__iv" ]]; then
 		parent_tree __ip "$3" || return 1
-		target_select "$5"
-		build_key __ik "$__ip"
+		build_key __ik "$5" "$__ip"
 		__iv=$WORKDIR/artifacts/$__ik
 		[[ -f "$__iv/Module.symvers" ]] || __iv=-
 	fi

@@ -9,12 +9,12 @@
 # identities build results depend on, per target: the build dir, the
 # toolchain, the build key and the kernel's version string.
 #
-# target_select NAME makes one target the current one: the stages
-# (build.sh, boot.sh) read OUT, KARCH, CROSS, IMAGE, QEMU, QEMU_ARGS,
-# CONSOLE, RESULTS_DEV, RESULTS_ARGS, RUNNER, USER_CC, ARCH_IDENTITY,
-# TGT_CC, TGT_MAKE, TGT_FRAGMENTS and TOOLCHAIN_ID from here.
+# A target is a value: target_get ARRAY NAME gives its fields, by name,
+# in an associative array of the caller's; what builds or boots it takes
+# the target's name (or such an array) as an argument. There is no
+# current target.
 #
-# Variables set for the caller.
+# Variables set for the caller (through namerefs).
 # shellcheck disable=SC2034
 #
 # Sourced by every tool that builds or boots; expects lib.sh and
@@ -98,44 +98,73 @@ tab_keys()
 	done
 }
 
-# sub_cross(): $1 with {cross} replaced by the current arch's prefix.
-sub_cross()
+# target_get(): the associative array named $1 = target $2's fields:
+#   name arch compiler boot   the series' target (series.yaml targets:)
+#   karch cross image qemu console results res-args kvm identity
+#   user-cc                   its arch's row of arch.tsv ({cross}
+#                             replaced, "-" of cross made empty)
+#   qemu-args make            words, one space between two (read -a)
+#   cc                        its compiler's cc, {cross} replaced
+#   runner                    the guest runner binary of its arch
+#   fragments                 its config fragments, one a line (the
+#                             series', the arch's, its own, the guest's)
+#   out toolchain cfgid       its build dir and identities (build_ids;
+#                             empty before)
+target_get()
 {
-	echo "${1//\{cross\}/$CROSS}"
-}
-
-# target_select(): make target $1 current (see the head of this file).
-target_select()
-{
+	local -n __tg_ref=$1; shift
 	local t=$1; shift
-	local arch=${TGT_ARCH[$t]} cc=${TGT_COMPILER[$t]} v
+	local arch=${TGT_ARCH[$t]} cc=${TGT_COMPILER[$t]} cross v frags
+	local -a w=()
 
 	targets_tables
-	TGT=$t
-	KARCH=${ARCH_TAB[$arch:karch]}
-	CROSS=${ARCH_TAB[$arch:cross]}
-	[[ "$CROSS" == - ]] && CROSS=
-	IMAGE=${ARCH_TAB[$arch:image]}
-	QEMU=${ARCH_TAB[$arch:qemu]}
-	read -r -a QEMU_ARGS <<< "${ARCH_TAB[$arch:qemu-args]}"
-	CONSOLE=${ARCH_TAB[$arch:console]}
-	RESULTS_DEV=${ARCH_TAB[$arch:results]}
-	RESULTS_ARGS=${ARCH_TAB[$arch:res-args]}
-	ARCH_KVM=${ARCH_TAB[$arch:kvm]}
-	ARCH_IDENTITY=${ARCH_TAB[$arch:identity]}
-	USER_CC=${ARCH_TAB[$arch:user-cc]}
-	RUNNER=$TOP/tools/bin/guest-runner-$arch
-	TGT_CC=${CC_TAB[$cc:cc]//\{cross\}/$CROSS}
+	cross=${ARCH_TAB[$arch:cross]}
+	[[ "$cross" == - ]] && cross=
+	read -r -a w <<< "${ARCH_TAB[$arch:qemu-args]}"
+	__tg_ref=([name]=$t [arch]=$arch [compiler]=$cc [boot]=${TGT_BOOT[$t]}
+		[karch]=${ARCH_TAB[$arch:karch]} [cross]=$cross
+		[image]=${ARCH_TAB[$arch:image]} [qemu]=${ARCH_TAB[$arch:qemu]}
+		[qemu-args]="${w[*]}" [console]=${ARCH_TAB[$arch:console]}
+		[results]=${ARCH_TAB[$arch:results]} [res-args]=${ARCH_TAB[$arch:res-args]}
+		[kvm]=${ARCH_TAB[$arch:kvm]} [identity]=${ARCH_TAB[$arch:identity]}
+		[user-cc]=${ARCH_TAB[$arch:user-cc]}
+		[runner]=$TOP/tools/bin/guest-runner-$arch
+		[cc]=${CC_TAB[$cc:cc]//\{cross\}/$cross}
+		[out]=${TGT_OUT[$t]:-} [toolchain]=${TGT_TOOLCHAIN[$t]:-}
+		[cfgid]=${TGT_CFGID[$t]:-})
 	v=${CC_TAB[$cc:make]}
-	TGT_MAKE=()
-	[[ "$v" == - ]] || read -r -a TGT_MAKE <<< "${v//\{cross\}/$CROSS}"
-	TGT_FRAGMENTS=("$CONFIG_FRAGMENT" "$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}")
-	[[ "${TGT_CONFIG[$t]}" == - ]] || TGT_FRAGMENTS+=("${TGT_CONFIG[$t]}")
+	w=()
+	[[ "$v" == - ]] || read -r -a w <<< "${v//\{cross\}/$cross}"
+	__tg_ref["make"]="${w[*]}"
+	frags=$CONFIG_FRAGMENT$'\n'$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}
+	[[ "${TGT_CONFIG[$t]}" == - ]] || frags+=$'\n'${TGT_CONFIG[$t]}
 	# What the guest's KUnit suites need (series.sh, guest_check).
-	[[ -z "${GUEST_FRAGMENT:-}" ]] || TGT_FRAGMENTS+=("$GUEST_FRAGMENT")
-	OUT=${TGT_OUT[$t]:-}
-	TOOLCHAIN_ID=${TGT_TOOLCHAIN[$t]:-}
-	CFG_ID=${TGT_CFGID[$t]:-}
+	[[ -z "${GUEST_FRAGMENT:-}" ]] || frags+=$'\n'$GUEST_FRAGMENT
+	__tg_ref["fragments"]=$frags
+}
+
+# target_words(): array $1 = the words of field $3 of target array $2
+# (qemu-args, make: read -a; fragments: one a line).
+target_words()
+{
+	local -n __tw_ref=$1; shift
+	local -n __tw_t=$1; shift
+	local field=$1; shift
+	local v=${__tw_t["$field"]}
+
+	__tw_ref=()
+	[[ -n "$v" ]] || return 0
+	if [[ "$field" == fragments ]]; then
+		mapfile -t __tw_ref <<< "$v"
+	else
+		read -r -a __tw_ref <<< "$v"
+	fi
+}
+
+# target_out(): target $1 builds in dir $2 (tools/bisect-run's own dirs).
+target_out()
+{
+	TGT_OUT[$1]=$2
 }
 
 # target_packages(): variable $1 = the Debian packages the selected
@@ -188,8 +217,9 @@ path_of()
 	return 1
 }
 
-# toolchain_id(): what decides the current target's build output besides
-# tree and config: the compiler's and binutils' versions, and make's.
+# toolchain_id(): variable $1 = what decides target $2's build output
+# besides tree and config: the compiler's and binutils' versions, and
+# make's.
 # Asking them takes a fork or three each, at every run; the answer is
 # kept in memo toolchain under a key of the programs' files themselves
 # (path, size, mtime, ctime, inode of each, links resolved): an upgrade
@@ -197,20 +227,24 @@ path_of()
 toolchain_id()
 {
 	local -n __tc_ref=$1; shift
-	local c cmds bins=() key ids
-	# sub_cross's, without its subshell.
-	c=${CC_TAB[${TGT_COMPILER[$TGT]}:version]}
-	IFS=';' read -r -a cmds <<< "${c//\{cross\}/$CROSS}"
+	local t=$1; shift
+	local c cmds bins=() key ids what
+	local -A tg
+
+	target_get tg "$t"
+	what="$t ${tg[arch]} ${tg[compiler]} ${tg[make]}"
+	c=${CC_TAB[${tg[compiler]}:version]}
+	IFS=';' read -r -a cmds <<< "${c//\{cross\}/${tg[cross]}}"
 	for c in "${cmds[@]}" make; do
 		path_of "${c%% *}"
 		bins+=("${REPLY:-${c%% *}}")
 	done
 	# The files' identities, as stat -L -c '%n %s %Y %Z %i' says them.
 	files_id_to ids "${bins[@]}"
-	hash_to key "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}" "$ids"
+	hash_to key "$what" "$ids"
 	memo_get __tc_ref toolchain "$key" && [[ -n "$__tc_ref" ]] && return 0
 	__tc_ref=$(
-		echo "$TGT ${TGT_ARCH[$TGT]} ${TGT_COMPILER[$TGT]} ${TGT_MAKE[*]}"
+		echo "$what"
 		for c in "${cmds[@]}"; do
 			# shellcheck disable=SC2086  # a command and its words
 			$c 2>&1 | head -n 1
@@ -265,23 +299,25 @@ kconfig_options()
 build_ids()
 {
 	local t frag h rows fns
+	local -a frags
+	local -A tg
 
 	GUESTMOD_ID=-
 	[[ "$GUEST_MODULES" == - ]] || hash_files_to GUESTMOD_ID "$GUEST_MODULES"/*
 	# How a target is built, the same for all (one subshell, not one each).
 	fns=$(declare -f kmake kmake_argv stage_build build_identity build_config \
 		build_touch_changed build_warnings build_recompiled build_sync_dir \
-		target_select sub_cross)
+		build_sandbox target_get target_words)
 	for t in "${TGT_NAMES[@]}"; do
-		target_select "$t"
+		target_get tg "$t"
+		target_words frags tg fragments
 		target_table_rows rows "$t"
-		toolchain_id "TGT_TOOLCHAIN[$t]"
-		kconfig_options frag "${TGT_FRAGMENTS[@]}"
+		toolchain_id "TGT_TOOLCHAIN[$t]" "$t"
+		kconfig_options frag "${frags[@]}"
 		hash_to h "$frag" "${TGT_TOOLCHAIN[$t]}" "$WT"
 		TGT_OUT[$t]=$WORKDIR/build/$h
 		hash_to "TGT_CFGID[$t]" "${TGT_OUT[$t]}" "$fns" "$rows"
 	done
-	target_select "${TGT_NAMES[0]}"
 }
 
 # target_table_rows(): variable $1 = the table rows target $2 uses, as
@@ -305,25 +341,32 @@ target_table_rows()
 	__tr_ref=${__tr_rows%$'\n'}
 }
 
-# build_key(): variable $1 = the cache key of the current target's
-# build of tree $2.
+# build_key(): variable $1 = the cache key of target $2's build of tree
+# $3.
 build_key()
 {
-	hash_to "$1" "$2" "$CFG_ID" "$GUESTMOD_ID"
+	hash_to "$1" "$3" "${TGT_CFGID[$2]}" "$GUESTMOD_ID"
 }
 
-# build_ident(): the identity the current target's kernel of tree $1
-# carries in its version string (KBUILD_BUILD_VERSION, `uname -v` in the
-# guest): made only of what decides the image, the tree, the config and
-# the toolchain, so that the same inputs give the same image and any two
-# steps or targets differ.
+# build_ident(): variable $1 = the identity target $2's kernel of tree
+# $3 carries in its version string (KBUILD_BUILD_VERSION, `uname -v` in
+# the guest): made only of what decides the image, the tree, the config
+# and the toolchain, so that the same inputs give the same image and any
+# two steps or targets differ.
 build_ident()
 {
+	local -n __bi_ref=$1; shift
+	local t=$1; shift
 	local tree=$1; shift
-	local frag
+	local frag h
+	local -a frags
+	local -A tg
 
-	kconfig_options frag "${TGT_FRAGMENTS[@]}"
-	hash_of "$tree" "$frag" "$TOOLCHAIN_ID" | cut -c1-12
+	target_get tg "$t"
+	target_words frags tg fragments
+	kconfig_options frag "${frags[@]}"
+	hash_to h "$tree" "$frag" "${tg[toolchain]}"
+	__bi_ref=${h:0:12}
 }
 
 # targets_write(): the run's targets, for the report: RUNDIR/targets.tsv.

@@ -31,9 +31,9 @@ RUN_ID='t-boot-skip'
 RUNDIR=$WORKDIR/runs/$RUN_ID
 mkdir -p "$RUNDIR/logs" "$RUNDIR/details" "$RUNDIR/results"
 declare -A RUNNER_SUM=() GUEST_BIN_SUM=()
-make_initramfs() { : > "$2"; }
-qemu_start() { QEMU_EXTRA=$7; }
-qemu_version() { QEMU_VER=stub; }
+make_initramfs() { : > "$3"; }
+qemu_start() { QEMU_EXTRA=$8; }
+qemu_version() { printf -v "$1" stub; }
 cache_has() { return 1; }
 boot_pending_finish() { :; }
 boot_accel() { BOOT_ACCEL=stub; }

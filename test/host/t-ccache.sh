@@ -49,10 +49,12 @@ t_eq "the cause: depend mode ($(ccache --version | head -n 1)) serves the old .i
 	AAAA "$(build_twice CCACHE_DEPEND=1)"
 
 # What kmake runs: the words between "env" and "make" are its settings.
-WORKDIR=$T_TMP WT=$T_TMP OUT=$T_TMP/out JOBS=1
-kmake_argv
+WORKDIR=$T_TMP WT=$T_TMP JOBS=1
+# A target's fields (target.sh target_get): gcc for this host.
+declare -A tg=([out]=$T_TMP/out [karch]=x86 [cross]='' [cc]=gcc [make]='' [fragments]='')
+kmake_argv argv tg
 settings=()
-for w in "${KMAKE[@]:1}"; do
+for w in "${argv[@]:1}"; do
 	[[ "$w" == make ]] && break
 	settings+=("$w")
 done

@@ -206,9 +206,9 @@ t_eq "a tree git does not have: stale" "stale: git cannot compare the trees" \
 	"$(holds 0123456789012345678901234567890123456789 2> /dev/null)"
 
 # --- the key: what the commit removes, not its tree ---
-CFG_ID=cfg ROBOT_TOOLS_ID=tools
+ROBOT_TOOLS_ID=tools
 declare -A PLAN
-exports_plan K1 PLAN 3 "$PARENT" "$COMMIT" "$PTREE" "$TREE"
+exports_plan K1 PLAN cfg 3 "$PARENT" "$COMMIT" "$PTREE" "$TREE"
 t_eq "exports_plan gives the validator the step, the trees, the removed exports" \
 	"3 $TREE $PTREE foo_sym${TAB}kernel/kallsyms.c" \
 	"${PLAN[idx]} ${PLAN[tree]} ${PLAN[ptree]} ${PLAN[removed]}"
@@ -216,13 +216,13 @@ t_eq "exports_plan gives the validator the step, the trees, the removed exports"
 sed -i 's|/\* kallsyms \*/|/* kallsyms, edited */|' "$WT/kernel/kallsyms.c"
 EDITED=$(commit_of "$PARENT")
 ETREE=$(git --git-dir="$KREPO" rev-parse "$EDITED^{tree}")
-exports_plan K2 PLAN 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
+exports_plan K2 PLAN cfg 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
 t_eq "an edited commit that removes the same exports: the same key" "$K1" "$K2"
-CFG_ID=cfg2 exports_plan K3 PLAN 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
-t_eq "another config or toolchain (CFG_ID): another key" 1 "$([[ "$K3" != "$K1" ]] && echo 1)"
+exports_plan K3 PLAN cfg2 3 "$PARENT" "$EDITED" "$PTREE" "$ETREE"
+t_eq "another config or toolchain (target_get's cfgid): another key" 1 "$([[ "$K3" != "$K1" ]] && echo 1)"
 sed -i '/EXPORT_SYMBOL(bar_sym)/d' "$WT/kernel/kallsyms.c"
 BOTH=$(commit_of "$PARENT")
-exports_plan K4 PLAN 3 "$PARENT" "$BOTH" "$PTREE" "$(git --git-dir="$KREPO" rev-parse "$BOTH^{tree}")"
+exports_plan K4 PLAN cfg 3 "$PARENT" "$BOTH" "$PTREE" "$(git --git-dir="$KREPO" rev-parse "$BOTH^{tree}")"
 t_eq "a commit that removes one more export: another key" 1 "$([[ "$K4" != "$K1" ]] && echo 1)"
 # Asked again: from the memo, in a new shell as in a new run.
 t_eq "the removed exports come back from the memo as exports_removed said them" \
@@ -230,11 +230,11 @@ t_eq "the removed exports come back from the memo as exports_removed said them" 
 	"$(unset MEMO MEMO_READ; declare -A MEMO=() MEMO_READ=()
 	   # shellcheck disable=SC2317  # it must not be called
 	   exports_removed() { echo "not asked"; }
-	   exports_plan K PLAN 3 "$PARENT" "$BOTH" "$PTREE" -; echo "${PLAN[removed]}")"
+	   exports_plan K PLAN cfg 3 "$PARENT" "$BOTH" "$PTREE" -; echo "${PLAN[removed]}")"
 t_grep "... which keeps them in WORKDIR/memo" "^$PARENT $BOTH [0-9a-f]+${TAB}bar_sym=kernel/kallsyms\.c foo_sym=kernel/kallsyms\.c$" \
 	"$WORKDIR/memo/exports-removed"
-exports_plan K5 PLAN 1 "$PARENT" "$PARENT" "$PTREE" "$PTREE"
-exports_plan K6 PLAN 1 "$PARENT" "$PARENT" "$PTREE" "$ETREE"
+exports_plan K5 PLAN cfg 1 "$PARENT" "$PARENT" "$PTREE" "$PTREE"
+exports_plan K6 PLAN cfg 1 "$PARENT" "$PARENT" "$PTREE" "$ETREE"
 t_eq "no export removed: the trees are the key" 1 \
 	"$([[ -z "${PLAN[removed]}" && "$K5" != "$K6" ]] && echo 1)"
 

@@ -68,8 +68,10 @@ ids()
 		done
 		load_series "$1"
 		build_ids
-		target_select "$2"
-		echo "$OUT $CFG_ID $(build_ident 0123456789abcdef0123456789abcdef01234567)"' ids "$@"
+		declare -A tg
+		target_get tg "$2"
+		build_ident id "$2" 0123456789abcdef0123456789abcdef01234567
+		echo "${tg[out]} ${tg[cfgid]} $id"' ids "$@"
 }
 
 # A series as --range writes it (tools/intake.sh intake_write): the

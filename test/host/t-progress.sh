@@ -30,10 +30,10 @@ t_eq "none done yet: no rate to go by" "0 steps, 3s" "$(fmt_done 0 10 steps 3)"
 # A build: kbuild's lines counted against the dir's last build, or for
 # a fresh dir the target's last fresh build.
 WORKDIR=$T_TMP/wd
-OUT=$T_TMP/out
-TGT=x86_64-gcc
+out=$T_TMP/out
+tgt=x86_64-gcc
 STEP_LABEL=([0]=base [1]=1/3)
-mkdir -p "$OUT" "$WORKDIR/progress"
+mkdir -p "$out" "$WORKDIR/progress"
 log=$T_TMP/logs/1-x86_64-gcc-build.log
 mkdir -p "${log%/*}"
 {
@@ -43,29 +43,29 @@ mkdir -p "${log%/*}"
 	echo "kernel/f3.c:1:2: warning: not a step"
 	echo "  LD [M]  samples/x.ko"
 } > "$log"
-: > "$OUT/.config"
-: > "$OUT/.bisect-trees"
-echo 104 > "$OUT/.bisect-steps"
+: > "$out/.config"
+: > "$out/.bisect-trees"
+echo 104 > "$out/.bisect-steps"
 t_eq "a build dir's build: against its last build" \
 	"x86_64-gcc build of 1/3: 26 of 104 steps (25%), 20s, about 1m00s left (by the last build)" \
-	"$(build_watch 20 "$log")"
-rm "$OUT/.bisect-steps"
-echo 52 > "$WORKDIR/progress/$TGT.fresh"
+	"$(build_watch 20 "$log" "$out" "$tgt")"
+rm "$out/.bisect-steps"
+echo 52 > "$WORKDIR/progress/$tgt.fresh"
 t_eq "a fresh dir: against the target's last fresh build" \
 	"x86_64-gcc build of 1/3: 26 of 52 steps (50%), 20s, about 20s left (by the last build)" \
-	"$(build_watch 20 "$log")"
-rm "$WORKDIR/progress/$TGT.fresh"
+	"$(build_watch 20 "$log" "$out" "$tgt")"
+rm "$WORKDIR/progress/$tgt.fresh"
 echo 78 > "$WORKDIR/progress/arm64-gcc.fresh"
 t_eq "a target's first fresh dir: by another target's fresh build, said so" \
 	"x86_64-gcc build of 1/3: 26 of 78 steps (33%), 20s, about 40s left (by an estimate: arm64-gcc's fresh build)" \
-	"$(build_watch 20 "$log")"
+	"$(build_watch 20 "$log" "$out" "$tgt")"
 rm "$WORKDIR/progress/arm64-gcc.fresh"
 t_eq "nothing to go by: said so" \
 	"x86_64-gcc build of 1/3: 26 steps, 20s (no earlier build to go by)" \
-	"$(build_watch 20 "$log")"
-build_steps_keep "$log" 1
+	"$(build_watch 20 "$log" "$out" "$tgt")"
+build_steps_keep "$log" 1 "$out" "$tgt"
 t_eq "a fresh dir's count is kept for the dir and the target" "26 26" \
-	"$(cat "$OUT/.bisect-steps" "$WORKDIR/progress/$TGT.fresh" | tr '\n' ' ' | sed 's/ $//')"
+	"$(cat "$out/.bisect-steps" "$WORKDIR/progress/$tgt.fresh" | tr '\n' ' ' | sed 's/ $//')"
 
 # An import: a line a file, against a count or the last import's file,
 # with the base build beside it.

@@ -21,14 +21,14 @@ t_plan 5
 
 N=3000
 WT=$T_TMP/wt
-OUT=$T_TMP/out
-mkdir -p "$WT/dir" "$OUT"
+out=$T_TMP/out
+mkdir -p "$WT/dir" "$out"
 git -C "$WT" init -q
 for ((i = 0; i < N; i++)); do
 	echo "$i" > "$WT/dir/a-rather-long-file-name-to-fill-a-command-line-$i.c"
 done
 git -C "$WT" add -A && git -C "$WT" -c user.name=t -c user.email=t@example.org commit -qm one
-git -C "$WT" rev-parse 'HEAD^{tree}' > "$OUT/.bisect-trees"
+git -C "$WT" rev-parse 'HEAD^{tree}' > "$out/.bisect-trees"
 for ((i = 0; i < N; i++)); do
 	echo "changed $i" > "$WT/dir/a-rather-long-file-name-to-fill-a-command-line-$i.c"
 done
@@ -41,7 +41,7 @@ t_rc "$N changed files overflow one command line here" 1 \
 (
 	ulimit -s 256
 	BUILD_TOUCH_TIME=1700000000
-	build_touch_changed "$T_TMP/log"
+	build_touch_changed "$T_TMP/log" "$out"
 	echo "rc $? kconfig $BUILD_KCONFIG_CHANGED"
 ) > "$T_TMP/out.txt"
 t_eq "build_touch_changed: done, and a Kconfig among them" "rc 0 kconfig 1" "$(cat "$T_TMP/out.txt")"
@@ -51,8 +51,8 @@ t_grep "the log says how many" "^touching $((N + 1)) file\\(s\\) changed since t
 
 # A file that cannot be touched fails it, so that the build fails: its
 # dir is a file now (ENOTDIR, which touch -c reports, even to root).
-git -C "$WT" rev-parse 'HEAD~1^{tree}' > "$OUT/.bisect-trees"
+git -C "$WT" rev-parse 'HEAD~1^{tree}' > "$out/.bisect-trees"
 rm -rf "$WT/dir" && echo not-a-dir > "$WT/dir"
-(build_touch_changed "$T_TMP/log2"; echo "rc $?") > "$T_TMP/out2.txt"
+(build_touch_changed "$T_TMP/log2" "$out"; echo "rc $?") > "$T_TMP/out2.txt"
 t_eq "a file that cannot be touched: it fails" "rc 1" "$(cat "$T_TMP/out2.txt")"
 t_done

@@ -92,17 +92,17 @@ t_eq "trees compare as commits do" yes \
 	"$(plain "$(git --git-dir="$KREPO" rev-parse "$BASE^{tree}")" "$C_MOD")"
 
 # The build dir last built the base's tree.
-OUT=$D/build-dir
-mkdir -p "$OUT"
+out=$D/build-dir
+mkdir -p "$out"
 early()
 {
-	if wcheck_known_early "$1"; then echo yes; else echo no; fi
+	if wcheck_known_early "$1" "$out"; then echo yes; else echo no; fi
 }
 t_eq "no state in the build dir: not known early" no "$(early "$C_MOD")"
-git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$OUT/.bisect-trees"
+git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$out/.bisect-trees"
 t_eq "built the base alone, the commit plain against it: known early" yes "$(early "$C_MOD")"
-git --git-dir="$KREPO" rev-parse "$C_MK^{tree}" >> "$OUT/.bisect-trees"
+git --git-dir="$KREPO" rev-parse "$C_MK^{tree}" >> "$out/.bisect-trees"
 t_eq "a build dir holding two trees (a build cut off): not known early" no "$(early "$C_MOD")"
-git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$OUT/.bisect-trees"
+git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$out/.bisect-trees"
 
 t_done

@@ -21,12 +21,13 @@ readonly BOOT_CMDLINE="loglevel=5 panic=-1 rdinit=/bisect/runner"
 # that hangs it spins a core until the timeout, so keep that short.
 readonly KVM_PROBE_TIMEOUT=4
 
-# qemu_start(): boot a kernel and initramfs of the current target
-# (target.sh) in the background (QEMU_PID); console and results go to
-# files. qemu_wait collects it. Args: ACCEL KERNEL INITRD DIR SECS LOG
-# [EXTRA kernel command line words].
+# qemu_start(): boot a kernel and initramfs of a target (target.sh) in
+# the background (QEMU_PID); console and results go to files. qemu_wait
+# collects it. Args: TARGET ACCEL KERNEL INITRD DIR SECS LOG [EXTRA
+# kernel command line words].
 qemu_start()
 {
+	local t=$1; shift
 	local accel=$1; shift
 	local kernel=$1; shift
 	local initrd=$1; shift
@@ -35,11 +36,14 @@ qemu_start()
 	local log=$1; shift
 	local extra=${1:-}
 	# shellcheck disable=SC2054  # the commas are QEMU's
-	local res i
+	local res i qargs
+	local -A tg
 	# The same guest again (stage_boot_finish boots a suspect one twice).
-	QEMU_LAST=("$accel" "$kernel" "$initrd" "$dir" "$secs" "$log" "$extra")
+	QEMU_LAST=("$t" "$accel" "$kernel" "$initrd" "$dir" "$secs" "$log" "$extra")
+	target_get tg "$t"
+	target_words qargs tg qemu-args
 	# Split first, then put the file in: a path may hold spaces.
-	read -r -a res <<< "$RESULTS_ARGS"
+	read -r -a res <<< "${tg[res-args]}"
 	for i in "${!res[@]}"; do
 		res[i]=${res[i]//\{file\}/$dir/results.ktap}
 	done
@@ -50,10 +54,10 @@ qemu_start()
 	# (relative paths: a unix socket's path has at most 107 bytes).
 	# shellcheck disable=SC2054  # the commas are QEMU's
 	local cmd=(setpriv --pdeathsig KILL "$TOP/tools/qemu-watch.sh" "$secs"
-		"${TGT_ARCH[$TGT]}" "${kernel%/*}/System.map" "${kernel%/*}/staging/lib/modules" --
-		"$QEMU" -accel "$accel" "${QEMU_ARGS[@]}"
+		"${tg[arch]}" "${kernel%/*}/System.map" "${kernel%/*}/staging/lib/modules" --
+		"${tg[qemu]}" -accel "$accel" "${qargs[@]}"
 		-kernel "$kernel" -initrd "$initrd"
-		-append "console=$CONSOLE $BOOT_CMDLINE bisect_results=$RESULTS_DEV${extra:+ $extra}"
+		-append "console=${tg[console]} $BOOT_CMDLINE bisect_results=${tg[results]}${extra:+ $extra}"
 		-chardev socket,id=con,path=con.sock,server=on,wait=off,mux=on,logfile=console.log
 		-serial chardev:con "${res[@]}"
 		-monitor unix:mon.sock,server=on,wait=off
@@ -115,7 +119,7 @@ qemu_run()
 	qemu_wait
 }
 
-# make_initramfs(): the guest's initramfs: a dracut image (runner, module
+# make_initramfs(): target $1's guest initramfs: a dracut image (runner, module
 # tooling and the modules the guest program loads, series.sh
 # GUEST_DRIVERS, --kver/--kmoddir of the step), made once per dracut
 # version, runner, kernel release and module list and reused, with a
@@ -124,15 +128,19 @@ qemu_run()
 # the kernel unpacks them).
 make_initramfs()
 {
+	local t=$1; shift
 	local art=$1; shift
 	local img=$1; shift
 	local log=$1; shift
-	local kver key base ovl
+	local kver key base ovl runner arch
+	local -A tg
 
+	target_get tg "$t"
+	runner=${tg[runner]} arch=${tg[arch]}
 	kver=$(cat "$art/kernel.release")
 	# dracut copies kmod's tools and their libraries from this host.
 	key=$(hash_of "$(dpkg-query -W -f='${Package}=${Version} ' dracut-core kmod libc6 2>/dev/null)" \
-		"$(sha1sum < "$RUNNER")" "$kver" "${GUEST_DRIVERS[*]}")
+		"$(sha1sum < "$runner")" "$kver" "${GUEST_DRIVERS[*]}")
 	base=$WORKDIR/initramfs/base-$key.img
 	if [[ ! -f "$base" ]]; then
 		mkdir -p "$WORKDIR/initramfs"
@@ -140,7 +148,7 @@ make_initramfs()
 			--no-early-microcode --kver "$kver" \
 			--kmoddir "$art/staging/lib/modules/$kver" \
 			--modules kernel-modules --add-drivers "${GUEST_DRIVERS[*]}" \
-			--include "$RUNNER" /bisect/runner \
+			--include "$runner" /bisect/runner \
 			"$base.tmp.$$" || { rm -f "$base.tmp.$$"; return 1; }
 		mv "$base.tmp.$$" "$base"
 	fi
@@ -154,12 +162,12 @@ make_initramfs()
 	rm -f "$ovl/usr/lib/modules/$kver/build" "$ovl/usr/lib/modules/$kver/source"
 	# The guest does without the modules' debug info (kept for the
 	# host, boot_hang): a tenth of their size to copy and to load.
-	find "$ovl/usr/lib/modules" -name '*.ko' -exec "${CROSS}strip" --strip-debug {} + ||
+	find "$ovl/usr/lib/modules" -name '*.ko' -exec "${tg[cross]}strip" --strip-debug {} + ||
 		return 1
 	mkdir -p "$ovl/bisect" && printf '%s\n' "$GUEST_PROGRAM" > "$ovl/bisect/program" || return 1
 	# The series' guest programs (exec operations) of this arch.
-	if [[ -n "${GUEST_BIN[${TGT_ARCH[$TGT]}]:-}" ]]; then
-		cp -r "${GUEST_BIN[${TGT_ARCH[$TGT]}]}" "$ovl/bisect/bin" || return 1
+	if [[ -n "${GUEST_BIN[$arch]:-}" ]]; then
+		cp -r "${GUEST_BIN[$arch]}" "$ovl/bisect/bin" || return 1
 	fi
 	(cd "$ovl" && find usr bisect | LC_ALL=C sort | cpio -o -H newc --quiet \
 		--reproducible) > "$img.overlay" 2>> "$log" || return 1
@@ -168,47 +176,52 @@ make_initramfs()
 	return 0
 }
 
-# qemu_version(): QEMU_VER, the first line of the current target's QEMU
+# qemu_version(): variable $1 = the first line of QEMU binary $2's
 # --version, asked once per binary (not from a $(...): a subshell's
 # answer would be asked again at every boot cell).
 qemu_version()
 {
+	local -n __qv_ref=$1; shift
+	local q=$1; shift
 	local id v
 
-	if [[ -z "${QEMU_VERSION[$QEMU]:-}" ]]; then
+	if [[ -z "${QEMU_VERSION[$q]:-}" ]]; then
 		# Kept per installed binary: QEMU takes a tenth of a second
 		# to say it, an upgrade changes its size, times and inode.
-		path_of "$QEMU"
-		files_id_to id "${REPLY:-$QEMU}"
+		path_of "$q"
+		files_id_to id "${REPLY:-$q}"
 		if ! memo_get v qemu-version "$id"; then
-			v=$("$QEMU" --version 2>&1 | head -n 1)
+			v=$("$q" --version 2>&1 | head -n 1)
 			memo_put qemu-version "$id" "$v"
 		fi
-		QEMU_VERSION[$QEMU]=$v
+		QEMU_VERSION[$q]=$v
 	fi
-	QEMU_VER=${QEMU_VERSION[$QEMU]}
+	__qv_ref=${QEMU_VERSION[$q]}
 }
 
-# kvm_probe(): decide KVM or TCG for the current target's arch once per
-# host kernel and QEMU version (BOOT_ACCEL, BOOT_ACCEL_WHY; memo
-# kvm-probe): KVM only
-# when the arch can use it here (tools/arch.tsv) and a guest really
-# finishes under it.
+# kvm_probe(): decide KVM or TCG for target $1's arch once per host
+# kernel and QEMU version (BOOT_ACCEL, BOOT_ACCEL_WHY; memo kvm-probe),
+# booting the kernel of artifact dir $2 when it must: KVM only when the
+# arch can use it here (tools/arch.tsv) and a guest really finishes
+# under it.
 kvm_probe()
 {
+	local t=$1; shift
 	local art=$1; shift
-	local key known dir rc
+	local key known dir rc qver
+	local -A tg
 
-	qemu_version
-	key=$(hash_of "$(uname -r)" "$QEMU_VER")
+	target_get tg "$t"
+	qemu_version qver "${tg[qemu]}"
+	key=$(hash_of "$(uname -r)" "$qver")
 	if [[ -n "${ACCEL:-}" ]]; then
 		BOOT_ACCEL=$ACCEL
 		BOOT_ACCEL_WHY="ACCEL=$ACCEL set by the user"
 		return 0
 	fi
-	if [[ "$ARCH_KVM" != yes ]]; then
+	if [[ "${tg[kvm]}" != yes ]]; then
 		BOOT_ACCEL=tcg
-		BOOT_ACCEL_WHY="KVM cannot run ${TGT_ARCH[$TGT]} guests on this host (tools/arch.tsv)"
+		BOOT_ACCEL_WHY="KVM cannot run ${tg[arch]} guests on this host (tools/arch.tsv)"
 		return 0
 	fi
 	if memo_get known kvm-probe "$key" && [[ "$known" == *$'\t'* ]]; then
@@ -223,8 +236,8 @@ kvm_probe()
 		dir=$RUNDIR/kvm-probe
 		mkdir -p "$dir"
 		progress "boot: probing KVM (up to ${KVM_PROBE_TIMEOUT}s)"
-		make_initramfs "$art" "$dir/initrd.img" "$dir/probe.log"
-		qemu_run kvm "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" \
+		make_initramfs "$t" "$art" "$dir/initrd.img" "$dir/probe.log"
+		qemu_run "$t" kvm "$art/${tg[image]##*/}" "$dir/initrd.img" "$dir" \
 			"$KVM_PROBE_TIMEOUT" "$dir/probe.log"
 		rc=$?
 		if grep -q '^# runner: done' "$dir/results.ktap" 2>/dev/null; then
@@ -245,7 +258,8 @@ kvm_probe()
 BOOT_TOOLS_OF=
 boot_tools()
 {
-	local t q cur=${TGT:-}
+	local t q runner
+	local -A tg
 
 	[[ -n "$BOOT_TOOLS_OF" && "$BOOT_TOOLS_OF" == "${TGT_NAMES[*]}" ]] && return 0
 	declare -gA RUNNER_SUM=() GUEST_BIN=() GUEST_BIN_SUM=()
@@ -254,28 +268,28 @@ boot_tools()
 	targets_tables
 	for t in "${TGT_NAMES[@]}"; do
 		[[ "${TGT_BOOT[$t]}" == yes ]] || continue
-		target_select "$t"
-		command -v "$QEMU" >/dev/null ||
-			die "$QEMU not found: run 'make deps' (Debian packages of target $t: ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
+		target_get tg "$t"
+		command -v "${tg[qemu]}" >/dev/null ||
+			die "${tg[qemu]} not found: run 'make deps' (Debian packages of target $t: ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
 		# The runner of the target's arch, static, made when missing
 		# or older than its source (asked without make when it is not).
-		q=${RUNNER#"$TOP"/}
-		if [[ ! "$RUNNER" -nt "$TOP/test/guest/runner.c" ||
-		      ! "$RUNNER" -nt "$TOP/tools/src/splat.h" ||
-		      ! "$RUNNER" -nt "$TOP/tools/src/guestop.h" ]]; then
-			make -s -C "$TOP" "$q" GUEST_CC="$USER_CC" WORKDIR="$WORKDIR" \
+		runner=${tg[runner]}
+		q=${runner#"$TOP"/}
+		if [[ ! "$runner" -nt "$TOP/test/guest/runner.c" ||
+		      ! "$runner" -nt "$TOP/tools/src/splat.h" ||
+		      ! "$runner" -nt "$TOP/tools/src/guestop.h" ]]; then
+			make -s -C "$TOP" "$q" GUEST_CC="${tg[user-cc]}" WORKDIR="$WORKDIR" \
 				JOBS="$JOBS" >&2 ||
-				die "cannot build $q with $USER_CC (target $t): run 'make deps'"
+				die "cannot build $q with ${tg[user-cc]} (target $t): run 'make deps'"
 		fi
 		# The binary, not only its source, keys the boots: another
 		# compiler makes another runner. Its hash is kept while the
 		# file is the same (one read of it a run: a target of the
 		# same arch has it).
 		[[ -n "${RUNNER_SUM[${TGT_ARCH[$t]}]+set}" ]] ||
-			file_sums_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$RUNNER"
-		[[ -n "${GUEST_BIN[${TGT_ARCH[$t]}]+set}" ]] || guest_bins "$t"
+			file_sums_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$runner"
+		[[ -n "${GUEST_BIN[${TGT_ARCH[$t]}]+set}" ]] || guest_bins "$t" "${tg[user-cc]}"
 	done
-	[[ -n "$cur" ]] && target_select "$cur"
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
 	BOOT_TOOLS_OF=${TGT_NAMES[*]}
@@ -327,7 +341,7 @@ user_cc_facts()
 }
 
 # guest_bins(): the series' guest programs (GUEST_EXECS, each NAME.c in
-# GUEST_PROGRAMS) for target $1's arch: static, by the arch's USER_CC,
+# GUEST_PROGRAMS) for target $1's arch: static, by its compiler $2,
 # made once per source, compiler and flags in WORKDIR/guest-bin/KEY.
 # GUEST_BIN[arch] is that dir, GUEST_BIN_SUM[arch] the binaries' hash
 # (a boot's key: another compiler makes other programs). What the
@@ -337,6 +351,7 @@ user_cc_facts()
 guest_bins()
 {
 	local t=$1; shift
+	local ucc=$1; shift
 	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc srcs=() bins=() sb=()
 	local flags="-O2 -Wall -static"
 
@@ -346,12 +361,12 @@ guest_bins()
 		srcs+=("$GUEST_PROGRAMS/$name.c")
 		bins+=("$name")
 	done
-	user_cc_facts "$USER_CC" ||
-		die "$USER_CC not found: run 'make deps' (target $t)"
+	user_cc_facts "$ucc" ||
+		die "$ucc not found: run 'make deps' (target $t)"
 	cc=$CC_REAL
 	# What goes in: the sources, the compiler and the static libc.
 	libc=$CC_LIBC
-	[[ -f "$libc" ]] || die "$USER_CC has no static libc (target $t): run 'make deps'"
+	[[ -f "$libc" ]] || die "$ucc has no static libc (target $t): run 'make deps'"
 	file_sums_to key "${srcs[@]}" "$libc"
 	hash_to key "$key" "$arch" "$cc" "$CC_VERSION" "$flags"
 	dir=$WORKDIR/guest-bin/$key
@@ -364,11 +379,11 @@ guest_bins()
 		sandbox_argv sb --rw "$tmp" --ro "$GUEST_PROGRAMS"
 		for name in "${bins[@]}"; do
 			# shellcheck disable=SC2086  # the flags are words
-			"${sb[@]}" "$USER_CC" $flags -o "$tmp/$name" "$GUEST_PROGRAMS/$name.c" \
+			"${sb[@]}" "$ucc" $flags -o "$tmp/$name" "$GUEST_PROGRAMS/$name.c" \
 				> "$tmp/$name.log" 2>&1 || {
 				sed -n '1,20p' "$tmp/$name.log" >&2
 				rm -rf "$tmp"
-				die "cannot build guest program $GUEST_PROGRAMS/$name.c with $USER_CC (target $t): fix it, or run 'make deps' if the compiler is missing"
+				die "cannot build guest program $GUEST_PROGRAMS/$name.c with $ucc (target $t): fix it, or run 'make deps' if the compiler is missing"
 			}
 			rm -f "$tmp/$name.log"
 		done
@@ -425,18 +440,20 @@ boot_pending_of()
 	((${#BOOT_PENDING[@]})) && [[ "${BOOT_PENDING[1]}" == "$1" ]]
 }
 
-# boot_accel(): the accelerator of the current target's arch, decided
-# once a run (kvm_probe) and said in the report's header.
+# boot_accel(): the accelerator of target $1's arch, decided once a run
+# (kvm_probe, with the kernel of artifact dir $2) and said in the
+# report's header.
 boot_accel()
 {
+	local t=$1; shift
 	local art=$1; shift
-	local arch=${TGT_ARCH[$TGT]} key=accel
+	local arch=${TGT_ARCH[$t]} key=accel
 
 	if [[ -n "${ACCEL_OF[$arch]:-}" ]]; then
 		BOOT_ACCEL=${ACCEL_OF[$arch]}
 		return 0
 	fi
-	kvm_probe "$art"
+	kvm_probe "$t" "$art"
 	ACCEL_OF[$arch]=$BOOT_ACCEL
 	# The first arch's line keeps the plain key.
 	((ACCEL_DONE)) && key="accel $arch"
@@ -447,7 +464,7 @@ boot_accel()
 
 # stage_boot_start(): the boot stage, first half: the step's initramfs
 # and its guest, started (qemu_start). Fails, with the result in REC,
-# when there is no initramfs. Args: REC LOG DETAIL ART DIR EXPECT...
+# when there is no initramfs. Args: REC LOG DETAIL TARGET ART DIR EXPECT...
 # (the EXPECT words are "id=yes|no" of the step's claims, or
 # "id=skip:REASON" for a claim the target does not run: the runner is
 # told to skip it, bisect_skip= on the command line, and DIR/skip.tsv
@@ -460,9 +477,11 @@ stage_boot_start()
 	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
+	local tgt=$1; shift
 	local art=$1; shift
 	local dir=$1; shift
 	local t e id val cases words reason cwords='' skips=
+	local -A tg
 
 	mkdir -p "$dir"
 	: > "$dir/skip.tsv"
@@ -483,7 +502,7 @@ stage_boot_start()
 	done > "$dir/expect.tsv"
 
 	t=$(now_ms)
-	if ! make_initramfs "$art" "$dir/initrd.img" "$log"; then
+	if ! make_initramfs "$tgt" "$art" "$dir/initrd.img" "$log"; then
 		result "$rec" FAIL "dracut failed"
 		tail -n 5 "$log" > "$detail"
 		return 1
@@ -495,12 +514,14 @@ stage_boot_start()
 	local extra=${skips:+bisect_skip=$skips}
 	extra+=${cwords:+${extra:+ }bisect_skip_cases=$cwords}
 	[[ " ${GUEST_KCONFIG[*]} " == *" CONFIG_KUNIT=y "* ]] && extra+="${extra:+ }kunit.enable=1"
-	qemu_start "$BOOT_ACCEL" "$art/${IMAGE##*/}" "$dir/initrd.img" "$dir" "$BOOT_TIMEOUT" \
-		"$log" "$extra"
+	target_get tg "$tgt"
+	qemu_start "$tgt" "$BOOT_ACCEL" "$art/${tg[image]##*/}" "$dir/initrd.img" "$dir" \
+		"$BOOT_TIMEOUT" "$log" "$extra"
 }
 
 # boot_hang(): where the guest of DIR ($1) hung, as the watcher captured
-# it at the deadline (tools/qemu-watch.sh, tools/bin/hangsym): HANG_TITLE
+# it at the deadline (tools/qemu-watch.sh, tools/bin/hangsym), its
+# modules' lines read with the binutils of prefix $3: HANG_TITLE
 # ("hang in FUNC"), HANG_WHERE (its FILE:LINE when the code has debug
 # info: modules do, vmlinux does not), the place and the frames in
 # DETAIL ($2), the title in DIR/triage.tsv (the report groups crash
@@ -511,6 +532,7 @@ boot_hang()
 {
 	local dir=$1; shift
 	local detail=$1; shift
+	local cross=$1; shift
 	local kind a b c d on='' line idle=0 where=()
 
 	HANG_TITLE='' HANG_WHERE=''
@@ -523,7 +545,7 @@ boot_hang()
 		module)
 			# NAME SECTION OFFSET KO: the line, from the .ko's DWARF;
 			# of the function's own code, not of what it inlined.
-			line=$("${CROSS}addr2line" -i -e "$d" -j "$b" "$c" 2>/dev/null | tail -n 1)
+			line=$("${cross}addr2line" -i -e "$d" -j "$b" "$c" 2>/dev/null | tail -n 1)
 			line=${line%% (discriminator*}
 			[[ "$line" == \?\?* || "$line" == *:0 || -z "$line" ]] ||
 				HANG_WHERE=${line#"${WT%/}"/}
@@ -557,7 +579,8 @@ boot_hang()
 # tools/bin/triage on its console, results and identity into
 # DIR/triage.tsv, where it hung (boot_hang), the details in DETAIL ($2).
 # Sets B_STATUS, B_SUMMARY (without the accelerator), B_TRC (triage's
-# exit code). Args: LOG DETAIL ART DIR RC.
+# exit code). Args: LOG DETAIL ART DIR RC CROSS (the target's binutils
+# prefix).
 boot_judge()
 {
 	local log=$1; shift
@@ -565,6 +588,7 @@ boot_judge()
 	local art=$1; shift
 	local dir=$1; shift
 	local rc=$1; shift
+	local cross=$1; shift
 	local kind a b booted=''
 	local flags=()
 
@@ -584,7 +608,7 @@ boot_judge()
 		boot-detail) echo "$a" >> "$detail" ;;
 		esac
 	done < "$dir/triage.tsv"
-	((rc == 124)) && boot_hang "$dir" "$detail" &&
+	((rc == 124)) && boot_hang "$dir" "$detail" "$cross" &&
 		B_SUMMARY+=": $HANG_TITLE${HANG_WHERE:+ ($HANG_WHERE)}"
 	# Every boot says which kernel it proved it ran.
 	B_SUMMARY+=${booted:+, booted $booted}
@@ -644,20 +668,23 @@ boot_disagree()
 # two agree the second is the verdict; when not, the cell is "flaky",
 # says both outcomes and is not stored, and the first boot's files are
 # kept as *.1 (console.1.log, triage.1.tsv, ...). Args: REC LOG DETAIL
-# ART DIR ACCEL (what the guest ran on).
+# TARGET ART DIR ACCEL (what the guest ran on).
 stage_boot_finish()
 {
 	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
+	local t=$1; shift
 	local art=$1; shift
 	local dir=$1; shift
 	local accel=$1; shift
 	local rc f was='' differ=''
+	local -A tg
 
+	target_get tg "$t"
 	qemu_wait
 	rc=$?
-	boot_judge "$log" "$detail" "$art" "$dir" "$rc"
+	boot_judge "$log" "$detail" "$art" "$dir" "$rc" "${tg[cross]}"
 	if ((B_TRC <= 1)) && boot_suspect "$dir" "$rc"; then
 		was=$B_SUMMARY
 		for f in console.log results.ktap triage.tsv kernel.log hang.tsv hang.raw hang.err; do
@@ -668,7 +695,7 @@ stage_boot_finish()
 		qemu_start "${QEMU_LAST[@]}"
 		qemu_wait
 		rc=$?
-		boot_judge "$log" "$detail" "$art" "$dir" "$rc"
+		boot_judge "$log" "$detail" "$art" "$dir" "$rc" "${tg[cross]}"
 		# The boot's own verdict; the claims are the tests cell's.
 		differ=$(boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" | grep '^boot: ')
 	fi
@@ -699,7 +726,7 @@ stage_boot_finish()
 	fi
 	if [[ "$B_STATUS" != ok ]]; then
 		echo "console: $dir/console.log" >> "$detail"
-		echo "next: rerun with KEEP=1 and boot $art/${IMAGE##*/} by hand (command in $log)" >> "$detail"
+		echo "next: rerun with KEEP=1 and boot $art/${tg[image]##*/} by hand (command in $log)" >> "$detail"
 	fi
 	# The image is made again from the artifacts in 50 ms: only KEEP=1
 	# keeps it in the run dir, for booting it by hand.
@@ -785,8 +812,8 @@ stage_tests()
 	return 0
 }
 
-# boot_cells(): the boot and tests cells of step $1 built for target $2
-# (the current one): both from the cache, or a guest started here and
+# boot_cells(): the boot and tests cells of step $1 built for target $2:
+# both from the cache, or a guest started here and
 # judged by boot_pending_finish: at once, or (boot_setup async) when the
 # next boot starts or the run ends, so that the guest (one thread under
 # TCG) runs while the next build goes on (a build leaves a core idle
@@ -797,7 +824,9 @@ boot_cells()
 	local tgt=$1; shift
 	local art=$1; shift
 	local build_key=$1; shift
-	local key id ident t0 exp=()
+	local key id ident t0 qver exp=()
+	local -a qargs
+	local -A tg f
 
 	for id in "${TEST_IDS[@]}"; do
 		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
@@ -809,20 +838,23 @@ boot_cells()
 	# The identity the guest must prove is part of the key: a result is
 	# reused only for the very kernel and modules it was judged on; so
 	# are the emulator and how it is called.
-	qemu_version
+	target_get tg "$tgt"
+	target_words qargs tg qemu-args
+	qemu_version qver "${tg[qemu]}"
 	text_of ident "$art/identity.tsv"
 	hash_to key "$build_key" "$BOOT_ID" "${exp[*]}" "$ident" \
-		"$QEMU_VER" "${QEMU_ARGS[*]}" "$CONSOLE" "$RESULTS_DEV" "$RESULTS_ARGS" \
+		"$qver" "${qargs[*]}" "${tg[console]}" "${tg[results]}" "${tg[res-args]}" \
 		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}" "${GUEST_BIN_SUM[${TGT_ARCH[$tgt]}]:-}"
 	if cache_has boot "$key" && cache_has tests "$key"; then
 		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
 	fi
 	boot_pending_finish
-	boot_accel "$art"
+	boot_accel "$tgt" "$art"
 	cell_begin t0 "$idx" "$tgt" boot
 	BOOT_PENDING=("$idx" "$tgt" "$art" "$key" "$t0" "$BOOT_ACCEL")
-	if ! stage_boot_start "$(cell_rec "$idx" "$tgt" boot)" "$(cell_log "$idx" "$tgt" boot)" \
-		"$(cell_detail "$idx" "$tgt" boot)" "$art" "$RUNDIR/boot/$(cell_id "$idx" "$tgt")" "${exp[@]}"; then
+	cell_files f "$idx" "$tgt" boot
+	if ! stage_boot_start "${f[rec]}" "${f[log]}" "${f[detail]}" "$tgt" "$art" \
+		"$RUNDIR/boot/${f[prefix]}" "${exp[@]}"; then
 		BOOT_PENDING=()
 		cell_end "$idx" "$tgt" boot "$key" "$t0"
 		cell_skip "$idx" "$tgt" tests "no initramfs"
@@ -834,7 +866,8 @@ boot_cells()
 # boot_pending_finish(): judge the boot boot_cells started, if any.
 boot_pending_finish()
 {
-	local idx tgt art key t0 accel t end f dir t1 cur
+	local idx tgt art key t0 accel t end f dir t1
+	local -A b c
 
 	((${#BOOT_PENDING[@]})) || return 0
 	idx=${BOOT_PENDING[0]}
@@ -844,29 +877,25 @@ boot_pending_finish()
 	t0=${BOOT_PENDING[4]}
 	accel=${BOOT_PENDING[5]}
 	BOOT_PENDING=()
-	dir=$RUNDIR/boot/$(cell_id "$idx" "$tgt")
+	cell_files b "$idx" "$tgt" boot
+	cell_files c "$idx" "$tgt" tests
+	dir=$RUNDIR/boot/${b[prefix]}
 	# The guest's own time: to the end of the wait below when it still
 	# runs, else to its last output (QEMU logs being ended by the timeout).
 	end=
 	if ! kill -0 "$QEMU_PID" 2>/dev/null; then
 		end=$t0
-		for f in "$dir/console.log" "$dir/results.ktap" "$(cell_log "$idx" "$tgt" boot)"; do
+		for f in "$dir/console.log" "$dir/results.ktap" "${b[log]}"; do
 			[[ -f "$f" ]] || continue
 			t=$(date -r "$f" +%s%3N)
 			((t > end)) && end=$t
 		done
 	fi
-	# Judged as the guest's target, whichever target is current now.
-	cur=$TGT
-	target_select "$tgt"
-	stage_boot_finish "$(cell_rec "$idx" "$tgt" boot)" "$(cell_log "$idx" "$tgt" boot)" \
-		"$(cell_detail "$idx" "$tgt" boot)" "$art" "$dir" "$accel"
-	target_select "$cur"
+	stage_boot_finish "${b[rec]}" "${b[log]}" "${b[detail]}" "$tgt" "$art" "$dir" "$accel"
 	[[ -n "$end" ]] || end=$(now_ms)
 	cell_end "$idx" "$tgt" boot "$key" "$t0" $((end - t0))
 	# The tests cell: judged from the boot just made, never from the cache.
 	cell_begin t1 "$idx" "$tgt" tests
-	stage_tests "$(cell_rec "$idx" "$tgt" tests)" "$(cell_log "$idx" "$tgt" tests)" \
-		"$(cell_detail "$idx" "$tgt" tests)" "$dir" "$(cell_rec "$idx" "$tgt" boot)"
+	stage_tests "${c[rec]}" "${c[log]}" "${c[detail]}" "$dir" "${b[rec]}"
 	cell_end "$idx" "$tgt" tests "$key" "$t1" 0
 }

@@ -14,8 +14,9 @@
 # Reproducible build identity: the same tree gives the same image.
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 
-# kmake(): make in the worktree for the current target (target.sh) with
-# the fixed build environment; ccache keeps its cache in WORKDIR.
+# kmake(): make in the worktree for the target of array $1 (target.sh,
+# target_get: its build dir is its field out) with the fixed build
+# environment; ccache keeps its cache in WORKDIR.
 #
 # ccache runs in its default mode (direct, falling back to the
 # preprocessor), never in depend mode: depend mode keys an object by the
@@ -38,34 +39,40 @@ readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"
 # carries (build_ident in series.sh).
 kmake()
 {
-	kmake_argv
-	"${KMAKE[@]}" "$@"
+	local -a __km_argv
+
+	kmake_argv __km_argv "$1"
+	shift
+	"${__km_argv[@]}" "$@"
 }
 
-# kmake_argv(): set KMAKE to kmake's command, for running it as a program:
-# in the sandbox (tools/sandbox.sh), where the build dir, the ccache and
-# the artifact dirs are all it may write.
+# kmake_argv(): array $1 = kmake's command for the target of array $2,
+# for running it as a program: in the sandbox (tools/sandbox.sh), where
+# the build dir, the ccache and the artifact dirs are all it may write.
 kmake_argv()
 {
+	local -n __ka_ref=$1; shift
+	local -n __ka_t=$1; shift
 	# ccache takes any value of CCACHE_DISABLE, even empty, as "on".
-	local off=() ident=() sb=()
+	local off=() ident=() sb=() mk=()
 	local ccache=${CCACHE_DIR:-$WORKDIR/ccache-nodepend}
 	[[ "${BUILD_CCACHE_OFF:-}" == 1 ]] && off=(CCACHE_DISABLE=1)
 	[[ -n "${BUILD_IDENT:-}" ]] && ident=(KBUILD_BUILD_VERSION="$BUILD_IDENT")
-	build_dist_args
-	build_sandbox sb --rw "$ccache" --rw "$WORKDIR/artifacts"
+	target_words mk __ka_t make
+	build_dist_args "${__ka_t[out]}"
+	build_sandbox sb __ka_t --rw "$ccache" --rw "$WORKDIR/artifacts"
 	# No depend mode, whatever a system ccache.conf or the environment
 	# says; no sloppiness of the user's either. Modules carry debug
 	# info (vmlinux does not: its link and size would double): a guest
 	# hung in a module's code is named with its file and line
 	# (boot.sh boot_hang).
-	KMAKE=("${sb[@]}" env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}"
+	__ka_ref=("${sb[@]}" env -u CCACHE_DEPEND -u CCACHE_SLOPPINESS "${off[@]}"
 		"${BUILD_DIST_ARGS[@]}"
 		CCACHE_NODEPEND=1
 		CCACHE_DIR="$ccache"
-		make -C "$WT" O="$OUT" -j"$JOBS"
-		ARCH="$KARCH" CROSS_COMPILE="$CROSS"
-		CC="ccache $TGT_CC" "${TGT_MAKE[@]}"
+		make -C "$WT" O="${__ka_t[out]}" -j"$JOBS"
+		ARCH="${__ka_t[karch]}" CROSS_COMPILE="${__ka_t[cross]}"
+		CC="ccache ${__ka_t[cc]}" "${mk[@]}"
 		LOCALVERSION=
 		CFLAGS_MODULE=-g
 		"${ident[@]}"
@@ -75,19 +82,21 @@ kmake_argv()
 }
 
 # build_sandbox(): the array named $1 = the sandbox of a command of the
-# tree's that builds into the build dir OUT (tools/sandbox.sh): that dir
-# writable, with the dirs of options $2... (--rw DIR, made when
-# missing); this repository, WORKDIR, the worktree and the target's
-# config fragments readable; the host's network only for distcc
-# (BUILD_HOSTS).
+# tree's that builds into the build dir of target array $2 (its out;
+# tools/sandbox.sh): that dir writable, with the dirs of options $3...
+# (--rw DIR, made when missing); this repository, WORKDIR, the worktree
+# and the target's config fragments readable; the host's network only
+# for distcc (BUILD_HOSTS).
 build_sandbox()
 {
 	local -n __bs=$1; shift
-	local -a opts=(--rw "$OUT" --ro "$TOP" --ro "$WORKDIR" --ro "${WT%/*}")
+	local -n __bs_t=$1; shift
+	local -a opts=(--rw "${__bs_t[out]}" --ro "$TOP" --ro "$WORKDIR" --ro "${WT%/*}") frags
 	local a f
 
 	# The config fragments, wherever the series keeps them.
-	for f in "${TGT_FRAGMENTS[@]}"; do
+	target_words frags __bs_t fragments
+	for f in "${frags[@]}"; do
 		opts+=(--ro "${f%/*}")
 	done
 	for a in "$@"; do
@@ -143,41 +152,45 @@ build_dist_init()
 
 # build_dist_args(): BUILD_DIST_ARGS = kmake's settings for BUILD_HOSTS,
 # none without it. distcc's client log of the build goes into the build
-# dir, for build_dist_end.
+# dir $1, for build_dist_end.
 build_dist_args()
 {
+	local out=$1; shift
+
 	BUILD_DIST_ARGS=()
 	build_dist_on || return 0
 	# distcc's own state dir, which it does not make itself: HOME is
 	# hidden in the sandbox.
-	mkdir -p "$OUT/.bisect-distcc"
+	mkdir -p "$out/.bisect-distcc"
 	BUILD_DIST_ARGS=(CCACHE_PREFIX=distcc DISTCC_HOSTS="$BUILD_HOSTS"
-		DISTCC_FALLBACK="${DISTCC_FALLBACK:-1}" DISTCC_LOG="$OUT/.bisect-distcc.log"
-		DISTCC_DIR="$OUT/.bisect-distcc")
+		DISTCC_FALLBACK="${DISTCC_FALLBACK:-1}" DISTCC_LOG="$out/.bisect-distcc.log"
+		DISTCC_DIR="$out/.bisect-distcc")
 }
 
-# build_dist_begin(): a build of $OUT starts: empty its distcc log,
+# build_dist_begin(): a build of dir $1 starts: empty its distcc log,
 # unless it holds what the prebuild of this dir compiled, which belongs
 # to this build (build_prebuild).
 build_dist_begin()
 {
+	local out=$1; shift
+
 	build_dist_init
 	build_dist_on || return 0
-	[[ -n "${BUILD_PRELOG:-}" && "${BUILD_PRE_OUT:-}" == "$OUT" ]] && return 0
-	: > "$OUT/.bisect-distcc.log"
+	[[ -n "${BUILD_PRELOG:-}" && "${BUILD_PRE_OUT:-}" == "$out" ]] && return 0
+	: > "$out/.bisect-distcc.log"
 }
 
 # build_dist_end(): where the build's compiles ran, from distcc's client
 # log (tools/bin/distlog): BUILD_DIST_NOTE = one line for the cell's
 # summary ("distcc: N compiles on HOST 49%, ..."), and the per-host
 # table appended to the details file $1 and to the build log $2 (kept
-# with a cached cell). The raw log stays in the build dir until the next
-# build of it.
+# with a cached cell). The raw log stays in the build dir $3 until the
+# next build of it.
 build_dist_end()
 {
 	local detail=$1; shift
 	local log=$1; shift
-	local dlog=$OUT/.bisect-distcc.log w out
+	local dlog=$1/.bisect-distcc.log w out
 	local args=() words=()
 
 	BUILD_DIST_NOTE=
@@ -203,7 +216,7 @@ build_dist_end()
 }
 
 # build_touch_changed(): give a fresh mtime to every file that differs
-# between the tree(s) the build dir last saw and the worktree's HEAD. Sets
+# between the tree(s) build dir $2 last saw and the worktree's HEAD. Sets
 # BUILD_KCONFIG_CHANGED=1 when a Kconfig file is among them. With
 # BUILD_TOUCH_TIME (seconds since the epoch, taken once the worktree is
 # at the step), that mtime: builds of several targets side by side touch
@@ -213,7 +226,8 @@ build_dist_end()
 build_touch_changed()
 {
 	local log=$1; shift
-	local state=$OUT/.bisect-trees
+	local out=$1; shift
+	local state=$out/.bisect-trees
 	local head tree files f
 
 	BUILD_KCONFIG_CHANGED=0
@@ -223,8 +237,8 @@ build_touch_changed()
 		[[ "$tree" == "$head" ]] && continue
 		if ! git_k cat-file -e "$tree" 2>/dev/null; then
 			# Unknown tree: the dir is of no use, start over.
-			echo "build dir state $tree unknown: cleaning $OUT" >> "$log"
-			find "$OUT" -mindepth 1 -maxdepth 1 ! -name .config -exec rm -rf {} +
+			echo "build dir state $tree unknown: cleaning $out" >> "$log"
+			find "$out" -mindepth 1 -maxdepth 1 ! -name .config -exec rm -rf {} +
 			return 0
 		fi
 		mapfile -t files < <(git_k diff --no-renames --name-only "$tree" "$head")
@@ -257,8 +271,8 @@ build_steps_of()
 }
 
 # build_watch(): the progress line of the build writing log $2 (into
-# OUT, for target TGT), $1 seconds in (watch_loop): kbuild's steps so far
-# against those of this build dir's last build (OUT/.bisect-steps); for
+# dir $3, for target $4), $1 seconds in (watch_loop): kbuild's steps so
+# far against those of this build dir's last build (.bisect-steps); for
 # a fresh dir, of the target's last fresh build
 # (WORKDIR/progress/TARGET.fresh), else an estimate from another
 # target's (the first target's cold build gives one to the others); and
@@ -267,13 +281,15 @@ build_watch()
 {
 	local el=$1; shift
 	local log=$1; shift
+	local out=$1; shift
+	local t=$1; shift
 	local id=${log##*/} total='' by='the last build' f name
 
 	id=${id%%-*}
-	if [[ -f "$OUT/.config" && -r "$OUT/.bisect-steps" && -f "$OUT/.bisect-trees" ]]; then
-		read -r total < "$OUT/.bisect-steps"
-	elif [[ -r "$WORKDIR/progress/$TGT.fresh" ]]; then
-		read -r total < "$WORKDIR/progress/$TGT.fresh"
+	if [[ -f "$out/.config" && -r "$out/.bisect-steps" && -f "$out/.bisect-trees" ]]; then
+		read -r total < "$out/.bisect-steps"
+	elif [[ -r "$WORKDIR/progress/$t.fresh" ]]; then
+		read -r total < "$WORKDIR/progress/$t.fresh"
 	else
 		for f in "$WORKDIR"/progress/*.fresh; do
 			[[ -r "$f" ]] || continue
@@ -284,7 +300,7 @@ build_watch()
 		done
 	fi
 	[[ "$total" =~ ^[1-9][0-9]*$ ]] || total=
-	printf '%s build of %s: %s' "$TGT" "${STEP_LABEL[id]:-$id}" \
+	printf '%s build of %s: %s' "$t" "${STEP_LABEL[id]:-$id}" \
 		"$(fmt_done "$(build_steps_of "$log")" "$total" steps "$el")"
 	if [[ -n "$total" ]]; then
 		echo " (by $by)"
@@ -294,61 +310,70 @@ build_watch()
 }
 
 # build_steps_keep(): the steps the build of log $1 took, for the next
-# build of its dir (build_watch); with $2 = 1 (a fresh dir) for the
-# target's next fresh build as well.
+# build of its dir $3 (build_watch); with $2 = 1 (a fresh dir) for
+# target $4's next fresh build as well.
 build_steps_keep()
 {
 	local log=$1; shift
 	local fresh=$1; shift
+	local out=$1; shift
+	local t=$1; shift
 	local n
 
 	n=$(build_steps_of "$log")
-	echo "$n" > "$OUT/.bisect-steps"
+	echo "$n" > "$out/.bisect-steps"
 	((fresh)) || return 0
-	mkdir -p "$WORKDIR/progress" && echo "$n" > "$WORKDIR/progress/$TGT.fresh"
+	mkdir -p "$WORKDIR/progress" && echo "$n" > "$WORKDIR/progress/$t.fresh"
 }
 
-# build_config(): give a build dir without one the target's .config
-# (allnoconfig plus the series' fragment and the target's); fail when a
-# fragment does not apply.
+# build_config(): give the build dir of target array $2 (its out) its
+# .config when it has none (allnoconfig plus the series' fragment and
+# the target's; log $1); fail when a fragment does not apply.
 build_config()
 {
 	local log=$1; shift
-	local -a sb=()
+	local -n __bc_t=$1; shift
+	local out=${__bc_t[out]}
+	local -a sb=() mk frags
 
-	[[ -f "$OUT/.config" ]] && return 0
-	mkdir -p "$OUT" || return 1
+	[[ -f "$out/.config" ]] && return 0
+	mkdir -p "$out" || return 1
+	target_words mk __bc_t make
+	target_words frags __bc_t fragments
 	# merge_config.sh writes its temporary config where it runs, in the
 	# tree: the worktree is writable to it.
-	build_sandbox sb --rw "$WT"
-	(cd "$WT" && run_logged "$log" "${sb[@]}" env ARCH="$KARCH" CROSS_COMPILE="$CROSS" \
-		CC="$TGT_CC" "${TGT_MAKE[@]}" scripts/kconfig/merge_config.sh \
-		-n -O "$OUT" "${TGT_FRAGMENTS[@]}")
-	if grep -q 'not in final .config' "$log" || [[ ! -f "$OUT/.config" ]]; then
-		rm -f "$OUT/.config"
+	build_sandbox sb __bc_t --rw "$WT"
+	(cd "$WT" && run_logged "$log" "${sb[@]}" env ARCH="${__bc_t[karch]}" \
+		CROSS_COMPILE="${__bc_t[cross]}" CC="${__bc_t[cc]}" "${mk[@]}" \
+		scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
+	if grep -q 'not in final .config' "$log" || [[ ! -f "$out/.config" ]]; then
+		rm -f "$out/.config"
 		return 1
 	fi
 	return 0
 }
 
-# build_prebuild(): start building the tree at $WT as it is into $OUT, in
-# the background and its own process group, to use a core that would
-# idle (a fresh import hashes with one thread); stopped with
-# build_prebuild_stop. Whatever it compiled, the next build reuses:
-# kbuild redoes what changed since and what the stop cut short.
+# build_prebuild(): start building the tree at $WT as it is into target
+# $2's build dir (log $1), in the background and its own process group,
+# to use a core that would idle (a fresh import hashes with one thread);
+# stopped with build_prebuild_stop. Whatever it compiled, the next build
+# reuses: kbuild redoes what changed since and what the stop cut short.
 build_prebuild()
 {
 	local log=$1; shift
+	local -A tg
+	local -a argv
 
+	target_get tg "$1"
 	BUILD_PRELOG=$log
 	BUILD_CCACHE_OFF=1
-	build_config "${log%/*}/prebuild-kconfig.log" || return 1
+	build_config "${log%/*}/prebuild-kconfig.log" tg || return 1
 	# Its compiles count with the build that goes on from it.
 	build_dist_init
-	BUILD_PRE_OUT=$OUT
-	build_dist_on && : > "$OUT/.bisect-distcc.log"
-	kmake_argv
-	local cmd=(setsid setpriv --pdeathsig TERM "${KMAKE[@]}" "${IMAGE##*/}" modules)
+	BUILD_PRE_OUT=${tg[out]}
+	build_dist_on && : > "${tg[out]}/.bisect-distcc.log"
+	kmake_argv argv tg
+	local cmd=(setsid setpriv --pdeathsig TERM "${argv[@]}" "${tg[image]##*/}" modules)
 	printf '$' > "$log"
 	printf ' %q' "${cmd[@]}" >> "$log"
 	printf '\n' >> "$log"
@@ -394,13 +419,14 @@ build_sync_dir()
 	done
 }
 
-# build_warnings(): print the normalised warnings of a build log: paths
-# relative to the tree, no line/column numbers.
+# build_warnings(): print the normalised warnings of build log $1 (of
+# build dir $2): paths relative to the tree, no line/column numbers.
 build_warnings()
 {
 	local log=$1; shift
+	local out=$1; shift
 	grep -E ': warning: |^WARNING: ' "$log" |
-		sed -e "s#$WT/##g" -e "s#$OUT/##g" \
+		sed -e "s#$WT/##g" -e "s#$out/##g" \
 		    -e 's#^\([^: ]*\):[0-9]*:[0-9]*: warning:#\1: warning:#' |
 		sort -u
 }
@@ -413,33 +439,35 @@ build_recompiled()
 }
 
 # build_identity(): prove that the image in $1 is the kernel this build
-# linked, and write what the guest must report (identity.tsv: uname -r,
-# uname -v, each module's srcversion). Prints why not and fails when the
-# version string or the banner inside the compressed image is not this
-# build's.
+# (log $2) of target array $3 linked, and write what the guest must
+# report (identity.tsv: uname -r, uname -v, each module's srcversion).
+# Prints why not and fails when the version string or the banner inside
+# the compressed image is not this build's.
 build_identity()
 {
 	local art=$1; shift
 	local log=$1; shift
-	local uts banner ko name src
+	local -n __bid_t=$1; shift
+	local uts banner ko name src img
 
-	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$OUT/include/generated/utsversion.h" 2>/dev/null)
+	img=$art/${__bid_t[image]##*/}
+	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "${__bid_t[out]}/include/generated/utsversion.h" 2>/dev/null)
 	if [[ "$uts" != "#$BUILD_IDENT "* ]]; then
 		echo "expected: a kernel version starting #$BUILD_IDENT (KBUILD_BUILD_VERSION)"
-		echo "actual: '${uts:-none}' in $OUT/include/generated/utsversion.h"
+		echo "actual: '${uts:-none}' in ${__bid_t[out]}/include/generated/utsversion.h"
 		return 1
 	fi
 	# The banner of the vmlinux inside the image, decompressed the way
 	# the kernel's own scripts do it; an uncompressed image is read as
 	# it is (tools/arch.tsv says which).
-	if [[ "$ARCH_IDENTITY" == raw ]]; then
-		banner=$(strings -n 16 "$art/${IMAGE##*/}" | grep '^Linux version ')
+	if [[ "${__bid_t[identity]}" == raw ]]; then
+		banner=$(strings -n 16 "$img" | grep '^Linux version ')
 	else
-		banner=$("$WT/scripts/extract-vmlinux" "$art/${IMAGE##*/}" 2>> "$log" |
+		banner=$("$WT/scripts/extract-vmlinux" "$img" 2>> "$log" |
 			strings -n 16 | grep '^Linux version ')
 	fi
 	if ! grep -q -F -- " $uts" <<< "$banner"; then
-		echo "expected: the kernel inside $art/${IMAGE##*/} says $uts"
+		echo "expected: the kernel inside $img says $uts"
 		echo "actual: ${banner:-no Linux version banner found}"
 		echo "next: a stale object reached the image; rerun with FORCE=1 and report it"
 		return 1
@@ -456,75 +484,82 @@ build_identity()
 	echo "identity: $uts, $(grep -c '^srcversion' "$art/identity.tsv") module(s)" >> "$log"
 }
 
-# build_valid(): a cached "ok" build is of use only while its artifacts
-# are there; a cached failure has none by nature and stays a failure.
+# build_valid(): a cached "ok" build of target $1 (record $2) is of use
+# only while its artifacts are there; a cached failure has none by nature
+# and stays a failure.
 # shellcheck disable=SC2317  # called through cell_run
 build_valid()
 {
 	local art
-	local -A r
-	rec_read r "$1"
+	local -A r tg
+	target_get tg "$1"
+	rec_read r "$2"
 	[[ "${r[status]}" == ok ]] || return 0
 	art=${r[out art]:-}
-	[[ -f "$art/${IMAGE##*/}" && -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]
+	[[ -f "$art/${tg[image]##*/}" && -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]
 }
 
-# stage_build(): build the worktree's HEAD for the current target into
-# $OUT and its artifacts into ART; PREV_WARN holds the warnings of the
-# same target's previous step.
-# Args: REC LOG DETAIL ART PREV_WARN
+# stage_build(): build the worktree's HEAD for target TARGET into its
+# build dir and its artifacts into ART; PREV_WARN holds the warnings of
+# the same target's previous step.
+# Args: REC LOG DETAIL TARGET ART PREV_WARN
 stage_build()
 {
 	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
+	local t=$1; shift
 	local art=$1; shift
 	local prev_warn=$1; shift
-	local head new kver merge_log tmp gm stopped rules rc fresh=0
+	local head new kver merge_log tmp gm stopped rules rc out img fresh=0
+	local -A tg
 
+	target_get tg "$t"
+	out=${tg[out]}
+	img=${tg[image]}
 	head=$(git_k rev-parse "HEAD^{tree}")
-	BUILD_IDENT=$(build_ident "$head")
-	mkdir -p "$OUT" "$art"
-	touch "$OUT"
+	build_ident BUILD_IDENT "$t" "$head"
+	mkdir -p "$out" "$art"
+	touch "$out"
 	rm -f "$art/identity.tsv"
-	build_dist_begin
+	build_dist_begin "$out"
 	BUILD_CCACHE_OFF=
-	[[ -f "$OUT/.bisect-trees" && -f "$OUT/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
-	((fresh)) && echo "$OUT: a fresh build dir: a cold build, without ccache" >> "$log"
-	if ! build_touch_changed "$log"; then
+	[[ -f "$out/.bisect-trees" && -f "$out/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
+	((fresh)) && echo "$out: a fresh build dir: a cold build, without ccache" >> "$log"
+	if ! build_touch_changed "$log" "$out"; then
 		# The dir's objects could pass for the new sources': no build.
 		result "$rec" FAIL "cannot give the changed sources a new mtime (see the log)"
 		result_nocache "$rec"
-		echo "next: see $log; the build dir $OUT can be removed safely" > "$detail"
+		echo "next: see $log; the build dir $out can be removed safely" > "$detail"
 		return "$EXIT_FAIL"
 	fi
 	# Until the build succeeds, the dir holds a mix of both trees.
-	{ cat "$OUT/.bisect-trees" 2>/dev/null; echo "$head"; } | sort -u > "$OUT/.bisect-trees.new"
-	mv "$OUT/.bisect-trees.new" "$OUT/.bisect-trees"
+	{ cat "$out/.bisect-trees" 2>/dev/null; echo "$head"; } | sort -u > "$out/.bisect-trees.new"
+	mv "$out/.bisect-trees.new" "$out/.bisect-trees"
 
 	merge_log=${log%-build.log}-kconfig.log
-	if ! build_config "$merge_log"; then
+	if ! build_config "$merge_log" tg; then
 		result "$rec" FAIL "config fragment does not apply"
 		grep -A2 'Value requested' "$merge_log" > "$detail"
-		echo "next: fix ${TGT_FRAGMENTS[*]} (see $merge_log)" >> "$detail"
+		echo "next: fix ${tg[fragments]//$'\n'/ } (see $merge_log)" >> "$detail"
 		return "$EXIT_FAIL"
 	fi
 	# What a prebuild of this dir (build_prebuild) compiled belongs to
 	# this build's log: its warnings count.
-	if [[ -n "${BUILD_PRELOG:-}" && "${BUILD_PRE_OUT:-}" == "$OUT" && -f "$BUILD_PRELOG" ]]; then
+	if [[ -n "${BUILD_PRELOG:-}" && "${BUILD_PRE_OUT:-}" == "$out" && -f "$BUILD_PRELOG" ]]; then
 		cat "$BUILD_PRELOG" >> "$log"
 		BUILD_PRELOG=
 	fi
 	# A fresh .config is complete (merge_config.sh); a kept one needs
 	# olddefconfig only when Kconfig files changed under it.
-	if ((BUILD_KCONFIG_CHANGED)) && ! run_logged "$log" kmake olddefconfig; then
+	if ((BUILD_KCONFIG_CHANGED)) && ! run_logged "$log" kmake tg olddefconfig; then
 		result "$rec" FAIL "olddefconfig failed"
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
 	# An interrupted run stops it with the rest (lib.sh, defer).
-	watch_start BUILD_WATCH_PID build_watch "$log"
-	run_logged "$log" kmake "${IMAGE##*/}" modules
+	watch_start BUILD_WATCH_PID build_watch "$log" "$out" "$t"
+	run_logged "$log" kmake tg "${img##*/}" modules
 	rc=$?
 	job_stop BUILD_WATCH_PID
 	if ((rc != 0)); then
@@ -535,16 +570,16 @@ stage_build()
 				head -n 8 | sed -e "s#$WT/##g" -e 's/^/  /'
 			echo "next: fix the commit; rerun with V=1 to see the whole build"
 		} > "$detail"
-		build_dist_end "$detail" "$log"
+		build_dist_end "$detail" "$log" "$out"
 		return "$EXIT_FAIL"
 	fi
-	echo "$head" > "$OUT/.bisect-trees"
-	build_steps_keep "$log" "$fresh"
+	echo "$head" > "$out/.bisect-trees"
+	build_steps_keep "$log" "$fresh" "$out" "$t"
 
 	# Warnings: the previous step's, minus those of files rebuilt now,
 	# plus the ones this build printed. New ones fail the cell.
 	tmp=$art/warnings.now
-	build_warnings "$log" > "$tmp"
+	build_warnings "$log" "$out" > "$tmp"
 	build_recompiled "$log" > "$art/recompiled"
 	awk -F': warning: ' 'NR == FNR { redo[$0] = 1; next }
 		{ f = $1; sub(/\.[ch]$/, "", f); if (!(f in redo)) print }' \
@@ -553,18 +588,18 @@ stage_build()
 	new=$(comm -13 <(sort -u "$prev_warn" 2>/dev/null) "$tmp")
 	rm -f "$tmp"
 
-	kver=$(cat "$OUT/include/config/kernel.release")
+	kver=$(cat "$out/include/config/kernel.release")
 	rm -rf "$art/staging"
-	if ! run_logged "$log" kmake INSTALL_MOD_PATH="$art/staging" modules_install; then
+	if ! run_logged "$log" kmake tg INSTALL_MOD_PATH="$art/staging" modules_install; then
 		result "$rec" FAIL "modules_install failed"
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	cp "$OUT/$IMAGE" "$art/${IMAGE##*/}"
+	cp "$out/$img" "$art/${img##*/}"
 	# For naming the place of a hang (boot.sh, boot_hang).
-	cp "$OUT/System.map" "$art/System.map"
+	cp "$out/System.map" "$art/System.map"
 	# The exports, for the abi stage (tools/stages/abi).
-	cp "$OUT/Module.symvers" "$art/Module.symvers"
+	cp "$out/Module.symvers" "$art/Module.symvers"
 	echo "$kver" > "$art/kernel.release"
 
 	# The guest's test modules (series.yaml guest.modules), built
@@ -573,14 +608,14 @@ stage_build()
 	# changed. Missing exports must still give a module, so the guest
 	# can show the refusal.
 	if [[ "$GUEST_MODULES" != - ]]; then
-		gm=$OUT/.bisect-guestmod
+		gm=$out/.bisect-guestmod
 		build_sync_dir "$GUEST_MODULES" "$gm" || {
 			result "$rec" FAIL "cannot copy the guest test modules to $gm"
 			echo "next: check space and permissions of WORKDIR=$WORKDIR" > "$detail"
 			return "$EXIT_FAIL"
 		}
-		if ! run_logged "$log" kmake M="$gm" KBUILD_MODPOST_WARN=1 modules ||
-		   ! run_logged "$log" kmake M="$gm" INSTALL_MOD_PATH="$art/staging" \
+		if ! run_logged "$log" kmake tg M="$gm" KBUILD_MODPOST_WARN=1 modules ||
+		   ! run_logged "$log" kmake tg M="$gm" INSTALL_MOD_PATH="$art/staging" \
 			INSTALL_MOD_DIR=extra modules_install; then
 			result "$rec" FAIL "guest test modules do not build"
 			grep -E 'error' "$log" | tail -n 5 > "$detail"
@@ -588,11 +623,11 @@ stage_build()
 		fi
 	fi
 
-	if ! build_identity "$art" "$log" > "$detail"; then
+	if ! build_identity "$art" "$log" tg > "$detail"; then
 		result "$rec" FAIL "the image is not the kernel built"
 		return "$EXIT_FAIL"
 	fi
-	build_dist_end "$detail" "$log"
+	build_dist_end "$detail" "$log" "$out"
 
 	if stopped=$(sandbox_stopped "$log"); then
 		sandbox_summary rules "$stopped"

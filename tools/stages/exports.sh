@@ -21,8 +21,8 @@
 #      its source and says so.
 #
 # No work twice: the cell is keyed by what the commit removes (each
-# symbol and its file), the config and toolchain (CFG_ID) and the code
-# that judges, not by the tree (exports_plan). The cell records the
+# symbol and its file), the config and toolchain (target_get's cfgid)
+# and the code that judges, not by the tree (exports_plan). The cell records the
 # trees it judged (out tree, out parent-tree) and the paths of the tree
 # it read, its evidence logs/N-exports.reads: the candidates and, for
 # each object it compiled, what kbuild's records in the W=1 dir say the
@@ -57,20 +57,21 @@ exports_removed()
 		END { for (s in gone) if (!(s in added)) print s "\t" gone[s] }' | sort
 }
 
-# exports_compile(): compile object $2 in W=1 dir $1 (the worktree as it
-# is), from scratch: that dir sees many trees (the steps, their parents)
-# and the mtimes of their files say nothing about which one an object
-# there was made from; log $3. Without sparse: only the object's symbols
-# count here (C=0 after wcheck_make's C=2: make takes the last one).
-# Fails when it does not compile.
+# exports_compile(): compile object $3 in target $1's W=1 dir $2 (the
+# worktree as it is), from scratch: that dir sees many trees (the steps,
+# their parents) and the mtimes of their files say nothing about which
+# one an object there was made from; log $4. Without sparse: only the
+# object's symbols count here (C=0 after wcheck_make's C=2: make takes
+# the last one). Fails when it does not compile.
 exports_compile()
 {
+	local t=$1; shift
 	local wdir=$1; shift
 	local obj=$1; shift
 	local log=$1; shift
 
 	rm -f "$wdir/$obj" "$wdir/${obj%/*}/.${obj##*/}.cmd"
-	wcheck_make "$wdir" "$log" C=0 "$obj" && [[ -f "$wdir/$obj" ]]
+	wcheck_make "$t" "$wdir" "$log" C=0 "$obj" && [[ -f "$wdir/$obj" ]]
 }
 
 # exports_reads(): file $1 = the paths of the tree the cell read: the
@@ -96,17 +97,18 @@ exports_reads()
 	sort -u "$file.tmp" > "$file" && rm -f "$file.tmp"
 }
 
-# stage_exports(): the exports cell of commit $4 (parent $5) on the
-# current target, the worktree at the commit (at_step): of the exports
-# $6 it removes (exports_removed's lines). Records the trees it judged,
-# the commit's $7 and its parent's $8, and what it read (exports_reads,
-# beside its log), for exports_valid.
-# Args: REC LOG DETAIL SHA PARENT REMOVED TREE PTREE
+# stage_exports(): the exports cell of commit $5 (parent $6) on target
+# $4, the worktree at the commit (at_step): of the exports $7 it removes
+# (exports_removed's lines). Records the trees it judged, the commit's
+# $8 and its parent's $9, and what it read (exports_reads, beside its
+# log), for exports_valid.
+# Args: REC LOG DETAIL TARGET SHA PARENT REMOVED TREE PTREE
 stage_exports()
 {
 	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
+	local t=$1; shift
 	local sha=$1; shift
 	local parent=$1; shift
 	local removed=$1; shift
@@ -129,7 +131,7 @@ stage_exports()
 			continue
 		}
 		looked+=("${cands[@]}")
-		if [[ -z "$wdir" ]] && ! wcheck_ready wdir "$log"; then
+		if [[ -z "$wdir" ]] && ! wcheck_ready wdir "$log" "$t"; then
 			result "$rec" FAIL "the series' config does not apply in $wdir (see the log)"
 			result_nocache "$rec"
 			return
@@ -150,7 +152,7 @@ stage_exports()
 				;;
 			esac
 			obj=${f%.c}.o
-			if exports_compile "$wdir" "$obj" "$log"; then
+			if exports_compile "$t" "$wdir" "$obj" "$log"; then
 				objs+=("$obj")
 				if ! nm -u "$wdir/$obj" | awk '{ print $2 }' | grep -q -x -F -e "$sym"; then
 					echo "$sym in $f: can be a module ($why), but its object does not use $sym" >> "$detail"
@@ -161,7 +163,7 @@ stage_exports()
 				# What it would read, compiled, is not known: any
 				# other tree asks again.
 				looked+=('*')
-				why="does not compile for $TGT (see the log), and its source names $sym; $why"
+				why="does not compile for $t (see the log), and its source names $sym; $why"
 			fi
 			n_user=$((n_user + 1))
 			users+=" $f"
@@ -186,12 +188,13 @@ stage_exports()
 	result_out "$rec" parent-tree "$ptree"
 }
 
-# exports_plan(): variable $1 = the key of the exports cell of step $3
-# (commit $5, parent $4, their trees $7 and $6) on the current target,
-# and associative array $2 (the caller's) = what its validator
-# (exports_valid) and stage_exports are given: [idx], [removed]
-# (exports_removed's lines), [tree], [ptree]. With exports removed, the
-# key is what they are, the config and toolchain (CFG_ID), the tools and
+# exports_plan(): variable $1 = the key of the exports cell of step $4
+# (commit $6, parent $5, their trees $8 and $7) on a target of config
+# and toolchain $3 (target_get's cfgid), and associative array $2 (the
+# caller's) = what its validator (exports_valid) and stage_exports are
+# given: [idx], [removed] (exports_removed's lines), [tree], [ptree].
+# With exports removed, the key is what they are, the config and
+# toolchain, the tools and
 # the code that judge, not the trees: the validator compares those with
 # what the cached cell read. Without, the trees too: such a cell reads
 # the diff alone, and a hit says the step is the cache's. The series
@@ -201,6 +204,7 @@ exports_plan()
 {
 	local -n __ep_key=$1; shift
 	local -n __ep_plan=$1; shift
+	local cfgid=$1; shift
 	local idx=$1; shift
 	local parent=$1; shift
 	local sha=$1; shift
@@ -233,10 +237,10 @@ exports_plan()
 	fi
 	__ep_plan=(["idx"]=$idx ["removed"]=$removed ["tree"]=$tree ["ptree"]=$ptree)
 	if [[ -n "$removed" ]]; then
-		hash_to __ep_key removes "$removed" "$CFG_ID" "$ROBOT_TOOLS_ID" \
+		hash_to __ep_key removes "$removed" "$cfgid" "$ROBOT_TOOLS_ID" \
 			"$EXPORTS_CODE_ID"
 	else
-		hash_to __ep_key none "$ptree" "$tree" "$CFG_ID" "$ROBOT_TOOLS_ID" \
+		hash_to __ep_key none "$ptree" "$tree" "$cfgid" "$ROBOT_TOOLS_ID" \
 			"$EXPORTS_CODE_ID"
 	fi
 }

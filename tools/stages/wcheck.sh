@@ -48,15 +48,17 @@ WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
 	wcheck_compile wcheck_in_tree wcheck_plan wcheck_side_keep wcheck_run wcheck_preside)
 
-# The base of wcheck_art's keys by config (CFG_ID), asked twice a step.
+# The base of wcheck_art's keys by config, asked twice a step.
 declare -A WCHECK_BASE_OF=()
 
-# wcheck_art(): variables $1 = the W=1 artifact of the trees $3 (parent)
-# and $4 on the current target, $2 = the base of its kept parent sides.
+# wcheck_art(): variables $1 = the W=1 artifact of the trees $4 (parent)
+# and $5 on a target of config and toolchain $3 (target_get's cfgid),
+# $2 = the base of its kept parent sides.
 wcheck_art()
 {
 	local -n __wa_art=$1; shift
 	local -n __wa_side=$1; shift
+	local cfgid=$1; shift
 	local ptree=$1; shift
 	local tree=$1; shift
 	local __wa_h
@@ -64,11 +66,11 @@ wcheck_art()
 	# What decides a compile besides the trees and the objects (not the
 	# series file: another one with the same commits shares them); the
 	# same all run for a config, asked twice a step.
-	__wa_h=${WCHECK_BASE_OF[$CFG_ID]:-}
+	__wa_h=${WCHECK_BASE_OF[$cfgid]:-}
 	if [[ -z "$__wa_h" ]]; then
-		hash_to __wa_h "$CFG_ID" "$SPARSE_VERSION" "$ROBOT_TOOLS_ID" \
+		hash_to __wa_h "$cfgid" "$SPARSE_VERSION" "$ROBOT_TOOLS_ID" \
 			"$(declare -f "${WCHECK_FUNCS[@]}")"
-		WCHECK_BASE_OF[$CFG_ID]=$__wa_h
+		WCHECK_BASE_OF[$cfgid]=$__wa_h
 	fi
 	__wa_side=$WORKDIR/wcheck/side-$__wa_h
 	hash_to __wa_h "$ptree" "$tree" "$__wa_h" "$WCHECK_MAX_INCLUDERS"
@@ -84,41 +86,44 @@ wcheck_dir()
 	__wd_ref=$WORKDIR/build-w1/$h
 }
 
-# wcheck_ready(): variable $1 = the W=1 dir of the current target's build
-# dir, given the series' config when it has none (log $2); fails when
-# the config does not apply. Marked used (prune.sh).
+# wcheck_ready(): variable $1 = the W=1 dir of target $3's build dir,
+# given the target's config when it has none (log $2); fails when the
+# config does not apply. Marked used (prune.sh).
 wcheck_ready()
 {
 	local -n __wr_ref=$1; shift
 	local log=$1; shift
+	local -A tg
 
-	wcheck_dir __wr_ref "$OUT"
+	target_get tg "$1"
+	wcheck_dir __wr_ref "${tg[out]}"
 	touch_used "$__wr_ref"
-	OUT=$__wr_ref build_config "$log"
+	tg[out]=$__wr_ref
+	build_config "$log" tg
 }
 
-# wcheck_make(): kmake of the worktree as it is into W=1 dir $1, with the
-# target's own command line, W=1 and C=2, logged into $2; the make
+# wcheck_make(): kmake of the worktree as it is into W=1 dir $2, with
+# target $1's own command line, W=1 and C=2, logged into $3; the make
 # arguments follow.
 wcheck_make()
 {
-	local wdir=$1; shift
-	local log=$1; shift
-	local out=$OUT
+	local -A tg
+	local -a argv
 
-	OUT=$wdir
-	kmake_argv
-	OUT=$out
-	run_logged "$log" "${KMAKE[@]}" W=1 C=2 "$@"
+	target_get tg "$1"
+	tg[out]=$2
+	kmake_argv argv tg
+	run_logged "$3" "${argv[@]}" W=1 C=2 "${@:4}"
 }
 
 # wcheck_objects(): print the objects to check for commit $1 against
-# parent $2 (built files only, per the current target's build dir OUT),
-# and on fd 3 what is not checked and why. The worktree is at $1.
+# parent $2 (built files only, per the target's build dir $3), and on
+# fd 3 what is not checked and why. The worktree is at $1.
 wcheck_objects()
 {
 	local sha=$1; shift
 	local parent=$1; shift
+	local out=$1; shift
 	local f inc n=0
 	# shellcheck disable=SC2034  # wcheck_built's, by name
 	local -A seen=()
@@ -130,7 +135,7 @@ wcheck_objects()
 	for f in "${files[@]}"; do
 		case $f in
 		*.c)
-			wcheck_built "$f" seen || echo "$f: not built by the series' config" >&3
+			wcheck_built "$f" seen "$out" || echo "$f: not built by the series' config" >&3
 			;;
 		*.h)
 			if [[ "$f" == include/* ]]; then
@@ -143,7 +148,7 @@ wcheck_objects()
 			n=0
 			for inc in "${users[@]}"; do
 				((n < WCHECK_MAX_INCLUDERS)) || break
-				wcheck_built "$inc" seen && n=$((n + 1))
+				wcheck_built "$inc" seen "$out" && n=$((n + 1))
 			done
 			((n)) || echo "$f: no built .c file includes it" >&3
 			;;
@@ -151,26 +156,28 @@ wcheck_objects()
 	done
 }
 
-# wcheck_built(): print object of C file $1 when the current target's
-# build compiles it (and assoc array $2 has not seen it); fails if not.
+# wcheck_built(): print object of C file $1 when the build in dir $3
+# compiles it (and assoc array $2 has not seen it); fails if not.
 wcheck_built()
 {
 	local f=$1; shift
 	local -n __wb_seen=$1; shift
+	local out=$1; shift
 	local o=${f%.c}.o
 
-	[[ -f "$OUT/${o%/*}/.${o##*/}.cmd" ]] || return 1
+	[[ -f "$out/${o%/*}/.${o##*/}.cmd" ]] || return 1
 	[[ -n "${__wb_seen[$o]:-}" ]] && return 0
 	__wb_seen["$o"]=1
 	echo "$o"
 }
 
-# wcheck_compile(): compile objects $4... of the worktree as it is into
-# W=1 dir $1, from scratch, with W=1 and C=2; findings into $2.gcc.tsv
-# and $2.sparse.tsv, the output into $2.txt; log $3. Fails when an object
-# was not made and no error says why.
+# wcheck_compile(): compile objects $5... of the worktree as it is into
+# target $1's W=1 dir $2, from scratch, with W=1 and C=2; findings into
+# $3.gcc.tsv and $3.sparse.tsv, the output into $3.txt; log $4. Fails
+# when an object was not made and no error says why.
 wcheck_compile()
 {
+	local t=$1; shift
 	local wdir=$1; shift
 	local side=$1; shift
 	local log=$1; shift
@@ -179,7 +186,7 @@ wcheck_compile()
 	for o in "$@"; do
 		rm -f "$wdir/$o" "$wdir/${o%/*}/.${o##*/}.cmd"
 	done
-	wcheck_make "$wdir" "$side.txt" --output-sync=target "$@"
+	wcheck_make "$t" "$wdir" "$side.txt" --output-sync=target "$@"
 	cat "$side.txt" >> "$log"
 	# gcc's lines and kernel-doc's before kbuild's "CHECK" line, sparse's
 	# after it, until the next kbuild line.
@@ -218,7 +225,8 @@ wcheck_in_tree()
 }
 
 # wcheck_plan(): for commit $4 against parent $5, arrays $1 = the objects
-# to check (wcheck_objects; what is not checked, and why, to file $7),
+# to check (wcheck_objects of build dir $8; what is not checked, and
+# why, to file $7),
 # $2 = those the parent has (it may lack a file the commit adds), and
 # variable $3 = where the parent's side of them is kept: under side base
 # $6 (what else decides a compile: the caller's key of config, toolchain
@@ -233,11 +241,12 @@ wcheck_plan()
 	local parent=$1; shift
 	local sidebase=$1; shift
 	local skipped=$1; shift
+	local out=$1; shift
 	local __wp_key
 
 	__wp_side=
 	__wp_pobjs=()
-	mapfile -t __wp_objs < <(wcheck_objects "$sha" "$parent" 3> "$skipped")
+	mapfile -t __wp_objs < <(wcheck_objects "$sha" "$parent" "$out" 3> "$skipped")
 	((${#__wp_objs[@]})) || return 0
 	mapfile -t __wp_pobjs < <(wcheck_in_tree "$parent" "${__wp_objs[@]}")
 	((${#__wp_pobjs[@]})) || return 0
@@ -259,16 +268,17 @@ wcheck_side_keep()
 	return 0
 }
 
-# wcheck_run(): the artifact $1 for commit $2 (parent $3): both sides
+# wcheck_run(): on target $1, the artifact $2 for commit $3 (parent $4): both sides
 # compiled, their findings, objects.txt (what was checked) and
-# skipped.txt (what was not, and why); log $4. The worktree is at $2 and
+# skipped.txt (what was not, and why); log $5. The worktree is at $3 and
 # stays there. The parent's side is kept on its own (wcheck_plan, side
-# base $5): an edited commit has the same parent and objects as before,
+# base $6): an edited commit has the same parent and objects as before,
 # and its rerun compiles only its own side (FORCE=1 compiles both). With
-# $6 = early, beside a build of the worktree: the parent's side must be
+# $7 = early, beside a build of the worktree: the parent's side must be
 # kept already (no checkout), else it fails, having done nothing.
 wcheck_run()
 {
+	local t=$1; shift
 	local art=$1; shift
 	local sha=$1; shift
 	local parent=$1; shift
@@ -277,10 +287,12 @@ wcheck_run()
 	local early=${1:-}
 	local tmp=$art.tmp.$$ wdir f ok=1 side='' moved=0
 	local -a objs=() pobjs=() changed=() mtimes=()
+	local -A tg
 
+	target_get tg "$t"
 	rm -rf "$tmp"
 	mkdir -p "$tmp" || return 1
-	wcheck_plan objs pobjs side "$sha" "$parent" "$sidebase" "$tmp/skipped.txt"
+	wcheck_plan objs pobjs side "$sha" "$parent" "$sidebase" "$tmp/skipped.txt" "${tg[out]}"
 	printf '%s\n' "${objs[@]}" > "$tmp/objects.txt"
 	if [[ "$early" == early && -n "$side" && ! -f "$side/done" ]]; then
 		rm -rf "$tmp"
@@ -291,7 +303,7 @@ wcheck_run()
 		mv "$tmp" "$art"
 		return 0
 	fi
-	if ! wcheck_ready wdir "$log"; then
+	if ! wcheck_ready wdir "$log" "$t"; then
 		echo "the series' config does not apply in $wdir" >> "$log"
 		rm -rf "$tmp"
 		return 1
@@ -312,12 +324,12 @@ wcheck_run()
 		done
 		moved=1
 		git_k checkout -q --detach "$parent" || ok=0
-		((ok)) && { wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0; }
+		((ok)) && { wcheck_compile "$t" "$wdir" "$tmp/parent" "$log" "${pobjs[@]}" || ok=0; }
 	fi
 	if ((moved)); then
 		git_k checkout -q --detach "$sha" || die "cannot check out $sha in $WT"
 	fi
-	((ok)) && { wcheck_compile "$wdir" "$tmp/child" "$log" "${objs[@]}" || ok=0; }
+	((ok)) && { wcheck_compile "$t" "$wdir" "$tmp/child" "$log" "${objs[@]}" || ok=0; }
 	for ((f = 0; f < ${#changed[@]}; f++)); do
 		[[ "${mtimes[f]}" == - ]] || touch -c -d "@${mtimes[f]}" "$WT/${changed[f]}"
 	done
@@ -330,28 +342,31 @@ wcheck_run()
 	mv "$tmp" "$art"
 }
 
-# wcheck_preside(): the parent's side of commit $2 made ahead, with the
-# worktree at its parent $1 (the step before, beside that step's build):
-# kept as wcheck_run keeps it (side base $4), so that the commit's own
-# check compiles its side alone, beside its build. Log $3.
+# wcheck_preside(): on target $1, the parent's side of commit $3 made
+# ahead, with the worktree at its parent $2 (the step before, beside that
+# step's build): kept as wcheck_run keeps it (side base $5), so that the
+# commit's own check compiles its side alone, beside its build. Log $4.
 wcheck_preside()
 {
+	local t=$1; shift
 	local parent=$1; shift
 	local sha=$1; shift
 	local log=$1; shift
 	local sidebase=$1; shift
 	local side tmp wdir
 	local -a objs=() pobjs=()
+	local -A tg
 
-	wcheck_plan objs pobjs side "$sha" "$parent" "$sidebase" /dev/null
+	target_get tg "$t"
+	wcheck_plan objs pobjs side "$sha" "$parent" "$sidebase" /dev/null "${tg[out]}"
 	[[ -z "$side" || -f "$side/done" ]] && return 0
-	wcheck_ready wdir "$log" || return 1
+	wcheck_ready wdir "$log" "$t" || return 1
 	# Named as prune.sh's pattern of what a killed run left.
 	tmp=$side.tmp.pre.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp" || return 1
 	echo "the next commit's parent side, ${pobjs[*]}, made ahead: $side" >> "$log"
-	if wcheck_compile "$wdir" "$tmp/parent" "$log" "${pobjs[@]}"; then
+	if wcheck_compile "$t" "$wdir" "$tmp/parent" "$log" "${pobjs[@]}"; then
 		wcheck_side_keep "$tmp" "$side"
 	fi
 	rm -rf "$tmp"
@@ -378,15 +393,16 @@ wcheck_plain()
 
 # wcheck_known_early(): whether the objects the W=1 check of commit $1
 # compiles (wcheck_objects: the touched files its build compiles) are
-# known before the commit's build: they are what the first target's
-# build dir has built, when it last built one tree alone and that tree
-# differs from the commit in nothing that decides what is built.
+# known before the commit's build: they are what the target's build dir
+# $2 has built, when it last built one tree alone and that tree differs
+# from the commit in nothing that decides what is built.
 wcheck_known_early()
 {
 	local sha=$1; shift
+	local out=$1; shift
 	local trees
 
-	text_of trees "$OUT/.bisect-trees" || return 1
+	text_of trees "$out/.bisect-trees" || return 1
 	[[ -n "$trees" && "$trees" != *$'\n'* ]] && wcheck_plain "$trees" "$sha"
 }
 
@@ -411,18 +427,18 @@ wcheck_not_built()
 		}' "$2" "$1"
 }
 
-# stage_wcheck(): the w1 or sparse cell ($4) of step $6 (commit $5,
-# parent $7) on the current target; the artifact dir $8; accepted
-# findings in file $9, the series file ${10}; the warnings of the
-# target's build of the step in ${11}; ${12}, where wcheck_run keeps
-# the parent's side.
-# Args: REC LOG DETAIL CHECK SHA IDX PARENT ART ACCEPT SERIES BUILD_WARN SIDEBASE
+# stage_wcheck(): the w1 or sparse cell ($4) of step $7 (commit $6,
+# parent $8) on target $5; the artifact dir $9; accepted findings in
+# file ${10}, the series file ${11}; the warnings of the target's build
+# of the step in ${12}; ${13}, where wcheck_run keeps the parent's side.
+# Args: REC LOG DETAIL CHECK TARGET SHA IDX PARENT ART ACCEPT SERIES BUILD_WARN SIDEBASE
 stage_wcheck()
 {
 	local rec=$1; shift
 	local log=$1; shift
 	local detail=$1; shift
 	local check=$1; shift
+	local t=$1; shift
 	local sha=$1; shift
 	local idx=$1; shift
 	local parent=$1; shift
@@ -438,7 +454,7 @@ stage_wcheck()
 	[[ "$check" == w1 && -f "${log%.log}-beside.log" ]] && cat "${log%.log}-beside.log" >> "$log"
 	# Without the artifact, the caller put the worktree at the commit.
 	if [[ ! -f "$art/objects.txt" ]] &&
-	   ! wcheck_run "$art" "$sha" "$parent" "$log" "$sidebase"; then
+	   ! wcheck_run "$t" "$art" "$sha" "$parent" "$log" "$sidebase"; then
 		result "$rec" FAIL "the W=1 compile did not run (see the log)"
 		result_nocache "$rec"
 		return
@@ -449,7 +465,7 @@ stage_wcheck()
 		result "$rec" ok "no object to check$([[ -s "$art/skipped.txt" ]] && echo ' (see the details)')"
 		return
 	fi
-	what="$n object(s), $TGT"
+	what="$n object(s), $t"
 	cat "$art/child.$tool.txt" >> "$log"
 	child=$art/child.$tool.tsv
 	if [[ "$tool" == gcc && -f "$build_warn" ]]; then
