@@ -244,31 +244,20 @@ static const char * const scope_name[NR_SCOPE] = {
 	[SCOPE_TARGET]	= "target",
 };
 
-static const char * const status_name[NR_STATUS] = {
-	[ST_MISSING]	 = "missing",
-	[ST_OK]		 = "ok",
-	[ST_ACKED]	 = "acked",
-	[ST_CACHED_OK]	 = "cached-ok",
-	[ST_CACHED_ACKED] = "cached-acked",
-	[ST_SKIP]	 = "skip",
-	[ST_CACHED_SKIP] = "cached-skip",
-	[ST_FAIL]	 = "FAIL",
-	[ST_CACHED_FAIL] = "cached-FAIL",
-	[ST_FLAKY]	 = "flaky",
-};
-
-/* The status as the matrix shows it. */
-static const char * const status_short[NR_STATUS] = {
-	[ST_MISSING]	 = "skip",
-	[ST_OK]		 = "ok",
-	[ST_ACKED]	 = "acked",
-	[ST_CACHED_OK]	 = "ok*",
-	[ST_CACHED_ACKED] = "acked*",
-	[ST_SKIP]	 = "skip",
-	[ST_CACHED_SKIP] = "skip*",
-	[ST_FAIL]	 = "FAIL",
-	[ST_CACHED_FAIL] = "FAIL*",
-	[ST_FLAKY]	 = "flaky",
+/* Each status: its name in cells.tsv and KTAP, and how the matrix shows it. */
+static const struct status_text {
+	const char *name, *shown;
+} status_text[NR_STATUS] = {
+	[ST_MISSING]	  = { "missing",	"skip" },
+	[ST_OK]		  = { "ok",		"ok" },
+	[ST_ACKED]	  = { "acked",		"acked" },
+	[ST_CACHED_OK]	  = { "cached-ok",	"ok*" },
+	[ST_CACHED_ACKED] = { "cached-acked",	"acked*" },
+	[ST_SKIP]	  = { "skip",		"skip" },
+	[ST_CACHED_SKIP]  = { "cached-skip",	"skip*" },
+	[ST_FAIL]	  = { "FAIL",		"FAIL" },
+	[ST_CACHED_FAIL]  = { "cached-FAIL",	"FAIL*" },
+	[ST_FLAKY]	  = { "flaky",		"flaky" },
 };
 
 struct cell {
@@ -361,6 +350,25 @@ static int split(char *s, char **f, int max)
 static int skip_line(const char *s)
 {
 	return s[strspn(s, " \t")] == '\0' || s[0] == '#';
+}
+
+/*
+ * The index of the next row of table @path (lines @l) from line @i on,
+ * blank lines and comments passed over, its @n fields in @f; l->nr when
+ * there is none. Dies on a row of another number of fields, saying it
+ * expected @shape.
+ */
+static size_t next_row(const struct lines *l, size_t i, char **f, int n,
+		       const char *path, const char *shape)
+{
+	for (; i < l->nr; i++) {
+		if (skip_line(l->v[i]))
+			continue;
+		if (split(l->v[i], f, n) != n)
+			die("%s:%zu: expected %s", path, i + 1, shape);
+		break;
+	}
+	return i;
 }
 
 static int parse_long(const char *s, long *v)
@@ -541,12 +549,8 @@ static void read_steps(struct run *run)
 	char *f[4];
 
 	read_lines(&l, path, 0);
-	for (i = 0; i < l.nr; i++) {
-		if (skip_line(l.v[i]))
-			continue;
-		if (split(l.v[i], f, 4) != 4)
-			die("%s:%zu: expected \"index<TAB>label<TAB>sha<TAB>subject\"",
-			    path, i + 1);
+	for (i = 0; (i = next_row(&l, i, f, 4, path,
+				  "\"index<TAB>label<TAB>sha<TAB>subject\"")) < l.nr; i++) {
 		if (run->nr_step == cap) {
 			cap = cap ? 2 * cap : 64;
 			run->step = xrealloc(run->step, cap * sizeof(*run->step));
@@ -593,12 +597,8 @@ static void read_targets(struct run *run)
 	char *f[4];
 
 	read_lines(&l, path, 0);
-	for (i = 0; i < l.nr; i++) {
-		if (skip_line(l.v[i]))
-			continue;
-		if (split(l.v[i], f, 4) != 4)
-			die("%s:%zu: expected \"name<TAB>arch<TAB>compiler<TAB>boot\"",
-			    path, i + 1);
+	for (i = 0; (i = next_row(&l, i, f, 4, path,
+				  "\"name<TAB>arch<TAB>compiler<TAB>boot\"")) < l.nr; i++) {
 		if (!*f[0] || f[0][strspn(f[0], TARGET_CHARS)] || *f[0] == '-')
 			die("%s:%zu: bad target name \"%s\": %s", path, i + 1,
 			    show(f[0], strlen(f[0])), TARGET_RULE);
@@ -650,7 +650,19 @@ static int lookup(const char * const *names, int nr, const char *s)
 	return -1;
 }
 
+/* The status named @s (status_text's name), -1 when none is. */
+static int status_of(const char *s)
+{
+	int i;
+
+	for (i = 0; i < NR_STATUS; i++)
+		if (!strcmp(status_text[i].name, s))
+			return i;
+	return -1;
+}
+
 /* The stage table: one "name<TAB>needs<TAB>scope<TAB>what" line per stage. */
+#define STAGES_SHAPE "\"stage<TAB>needs<TAB>scope<TAB>what\""
 static void read_stages(const struct run *run)
 {
 	char *path = xasprintf("%s/stages.tsv", run->dir);
@@ -660,12 +672,9 @@ static void read_stages(const struct run *run)
 	char *f[4];
 
 	read_lines(&l, path, 0);
-	for (i = 0; i < l.nr; i++) {
-		if (skip_line(l.v[i]))
-			continue;
-		if (split(l.v[i], f, 4) != 4 || !*f[0])
-			die("%s:%zu: expected \"stage<TAB>needs<TAB>scope<TAB>what\"",
-			    path, i + 1);
+	for (i = 0; (i = next_row(&l, i, f, 4, path, STAGES_SHAPE)) < l.nr; i++) {
+		if (!*f[0])
+			die("%s:%zu: expected %s", path, i + 1, STAGES_SHAPE);
 		if (lookup(stage_name, nr_stages, f[0]) >= 0)
 			die("%s:%zu: stage %s given twice", path, i + 1,
 			    show(f[0], strlen(f[0])));
@@ -726,11 +735,7 @@ static void read_cells(struct run *run)
 	size_t i;
 
 	read_lines(&l, path, 0);
-	for (i = 0; i < l.nr; i++) {
-		if (skip_line(l.v[i]))
-			continue;
-		if (split(l.v[i], f, 8) != 8)
-			die("%s:%zu: expected 8 tab-separated fields", path, i + 1);
+	for (i = 0; (i = next_row(&l, i, f, 8, path, "8 tab-separated fields")) < l.nr; i++) {
 		st = parse_long(f[0], &index) ? NULL : find_step(run, index);
 		if (!st)
 			die("%s:%zu: no step with index \"%s\" in steps.tsv",
@@ -750,7 +755,7 @@ static void read_cells(struct run *run)
 			die("%s:%zu: stage %s has scope step: expected target \"-\", not \"%s\"",
 			    path, i + 1, show(f[2], strlen(f[2])),
 			    show(f[1], strlen(f[1])));
-		status = lookup(status_name, NR_STATUS, f[3]);
+		status = status_of(f[3]);
 		if (status < 0 || status == ST_MISSING || is_cached(status))
 			die("%s:%zu: unknown status \"%s\": %s", path, i + 1,
 			    show(f[3], strlen(f[3])), "expected ok, acked, FAIL, skip or flaky");
@@ -1379,7 +1384,7 @@ static size_t delta_len(const char **summary)
 
 static void matrix_cell(struct mrow *m, int n, const struct cell *c)
 {
-	const char *s = status_short[c->st], *d = c->summary;
+	const char *s = status_text[c->st].shown, *d = c->summary;
 	size_t len = strlen(s), dl = delta_len(&d);
 
 	memcpy(m->text[n], s, len + 1);
@@ -1458,7 +1463,7 @@ static void fail_block(FILE *out, const struct run *run, const struct step *st,
 	fprintf(out, "\nstep %s ", st->label);
 	if (stage_scope[k] == SCOPE_TARGET)
 		fprintf(out, "%s ", run->target[t].name);
-	fprintf(out, "%s: %s%s%s\n", stage_name[k], status_short[c->st],
+	fprintf(out, "%s: %s%s%s\n", stage_name[k], status_text[c->st].shown,
 		*c->summary ? " " : "", c->summary);
 	put_details(out, run, st, k, t, "    ");
 	if (*c->log)
@@ -1644,7 +1649,7 @@ static void reply_fail(FILE *out, const struct run *run, size_t i,
 	if (stage_scope[r.k] == SCOPE_TARGET)
 		fprintf(out, "target %s, ", run->target[r.t].name);
 	fprintf(out, "stage %s: %s%s%s\n", stage_name[r.k],
-		status_short[c->st], *c->summary ? " " : "", c->summary);
+		status_text[c->st].shown, *c->summary ? " " : "", c->summary);
 	reply_details(out, run, st, r.k, r.t);
 	each_fail(run, st, name_other, &r);
 	for (j = i + 1; j < run->nr_step; j++)
@@ -1977,7 +1982,7 @@ static void no_verdict(const struct run *run, const struct step *st, size_t t,
 {
 	fprintf(stderr, "%s: error: step %s on %s: no abi verdict: %s%s%s\n",
 		prog, st->label, run->target[t].name,
-		c->st == ST_MISSING ? "" : status_name[c->st],
+		c->st == ST_MISSING ? "" : status_text[c->st].name,
 		c->st == ST_MISSING ? "" : ": ", c->summary);
 }
 
