@@ -238,17 +238,6 @@ static void bad_usage(void)
 	exit(HANG_ERROR);
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Parse 1 to 16 hex digits at @s into *@val; returns the number of
  * digits, or 0 when there are none or too many.
@@ -258,10 +247,10 @@ static size_t parse_hex(const char *s, unsigned long long *val)
 	size_t n = 0;
 	unsigned long long v = 0;
 
-	while (hex_digit(s[n]) >= 0) {
+	while (hex_val(s[n]) >= 0) {
 		if (n == 16)
 			return 0;
-		v = v << 4 | (unsigned long long)hex_digit(s[n]);
+		v = v << 4 | (unsigned long long)hex_val(s[n]);
 		n++;
 	}
 	*val = v;

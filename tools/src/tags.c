@@ -262,17 +262,6 @@ static int is_alnum(char c)
 	       (c >= 'A' && c <= 'Z');
 }
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The length of the run of hex digits at @s. */
 static size_t hex_run(const char *s)
 {

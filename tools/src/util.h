@@ -389,6 +389,18 @@ static inline void lines_strip_cr(struct lines *l)
 	}
 }
 
+/* The value of hex digit @c, -1 when it is none. */
+static inline int hex_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* @s without its leading and trailing spaces (in place). */
 static inline char *trim(char *s)
 {
