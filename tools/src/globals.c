@@ -707,25 +707,18 @@ static size_t assignment(struct frame *f, size_t i, size_t n)
 static void decl_opts(struct frame *f, size_t i, size_t e)
 {
 	for (; i < e; i++) {
-		switch (buf[i]) {
-		case 'g':
-			f->decl_local = 0;
-			break;
-		case 'n':
-			f->decl_ref = 1;
-			break;
-		case 'A':
-			f->decl_assoc = 1;
-			break;
-		case 'p':
-			f->decl_print = 1;
-			break;
-		case 'f':
-		case 'F':
+		char c = buf[i];
+
+		if (c == 'f' || c == 'F') {
 			/* Function names follow. */
 			f->mode = M_OTHER;
 			return;
 		}
+		if (c == 'g')
+			f->decl_local = 0;
+		f->decl_ref |= c == 'n';
+		f->decl_assoc |= c == 'A';
+		f->decl_print |= c == 'p';
 	}
 }
 
@@ -765,6 +758,19 @@ static size_t set_word(size_t i, size_t n)
 	return i;
 }
 
+/* Where "()" at @k (blanks before and inside) ends; 0 when none is there. */
+static size_t parens_end(size_t k)
+{
+	while (is_blank(ch(k)))
+		k++;
+	if (ch(k) != '(')
+		return 0;
+	k++;
+	while (is_blank(ch(k)))
+		k++;
+	return ch(k) == ')' ? k + 1 : 0;
+}
+
 /* After "function": the name, then () if any. */
 static size_t func_name(struct frame *f, size_t i, size_t e)
 {
@@ -774,16 +780,9 @@ static size_t func_name(struct frame *f, size_t i, size_t e)
 		f->mode = M_OTHER;
 		return i;
 	}
-	k = e;
-	while (is_blank(ch(k)))
-		k++;
-	if (ch(k) == '(') {
-		k++;
-		while (is_blank(ch(k)))
-			k++;
-		if (ch(k) == ')')
-			e = k + 1;
-	}
+	k = parens_end(e);
+	if (k)
+		e = k;
 	pending_func = 1;
 	end_cmd(f);
 	return e;
@@ -857,20 +856,11 @@ static size_t command_word(struct frame *f, size_t i, size_t e, int whole)
 			return e;
 	}
 	/* name() or name (): a function; its body comes. */
-	if (e > i) {
-		k = e;
-		while (is_blank(ch(k)))
-			k++;
-		if (ch(k) == '(') {
-			k++;
-			while (is_blank(ch(k)))
-				k++;
-			if (ch(k) == ')') {
-				pending_func = 1;
-				end_cmd(f);
-				return k + 1;
-			}
-		}
+	k = e > i ? parens_end(e) : 0;
+	if (k) {
+		pending_func = 1;
+		end_cmd(f);
+		return k;
 	}
 	f->cmd_start = 0;
 	f->mode = M_OTHER;
