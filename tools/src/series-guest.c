@@ -338,16 +338,12 @@ static bool check_op(struct series *s, struct guest_op *op,
 	}
 	if (kind == GOP_EXEC)
 		check_program(s, v, sub, op->arg);
-	v = lookup(map, "params");
-	if (v && kind == GOP_LOAD) {
-		key_join(sub, key, "params", 6);
+	v = lookup_at(map, key, "params", sub);
+	if (v && kind == GOP_LOAD)
 		op->extra = get_text(v, sub, NULL, NULL);
-	}
-	v = lookup(map, "args");
-	if (v && kind == GOP_EXEC) {
-		key_join(sub, key, "args", 4);
+	v = lookup_at(map, key, "args", sub);
+	if (v && kind == GOP_EXEC)
 		op->extra = get_args(v, sub);
-	}
 	if (kind == GOP_WRITE) {
 		v = need(map, key, "value", sub);
 		if (!v)
@@ -357,19 +353,14 @@ static bool check_op(struct series *s, struct guest_op *op,
 			return false;
 	}
 	/* Kconfig options the operation needs (unknown keys are refused). */
-	v = lookup(map, "config");
-	if (v) {
-		key_join(sub, key, "config", 6);
+	v = lookup_at(map, key, "config", sub);
+	if (v)
 		check_op_config(op, v, sub);
-	}
-	v = lookup(map, "tests");
-	if (v) {
-		key_join(sub, key, "tests", 5);
+	v = lookup_at(map, key, "tests", sub);
+	if (v)
 		check_op_tests(s, op, v, sub);
-	}
-	v = lookup(map, "expect");
+	v = lookup_at(map, key, "expect", sub);
 	if (v) {
-		key_join(sub, key, "expect", 6);
 		op->expect = get_text(v, sub, ERRNO_SET "abcdefghijklmnopqrstuvwxyz",
 				      "ok, clean, fail or an errno name");
 		if (op->expect && !expect_word(op->expect) &&
@@ -380,9 +371,8 @@ static bool check_op(struct series *s, struct guest_op *op,
 			op->expect = NULL;
 		}
 	}
-	v = lookup(map, "log");
+	v = lookup_at(map, key, "log", sub);
 	if (v && kind != GOP_KUNIT) {
-		key_join(sub, key, "log", 3);
 		check_op_log(op, v, sub);
 		if (op->expect)
 			report(v, sub, "a log check and expect: give one (%s)",
@@ -403,15 +393,12 @@ void check_guest(struct series *s, const struct node *map)
 	if (!want(map, N_MAP, "guest"))
 		return;
 	check_keys(map, "guest", guest_keys);
-	v = lookup(map, "modules");
-	if (v) {
-		key_join(sub, "guest", "modules", 7);
+	v = lookup_at(map, "guest", "modules", sub);
+	if (v)
 		s->guest_modules = get_dir(s, v, sub);
-	}
 	/* Before guest.run: its exec operations name files in it. */
-	v = lookup(map, "programs");
+	v = lookup_at(map, "guest", "programs", sub);
 	if (v) {
-		key_join(sub, "guest", "programs", 8);
 		s->guest_programs = get_dir(s, v, sub);
 		s->programs_given = true;
 	}

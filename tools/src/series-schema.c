@@ -324,7 +324,7 @@ static void check_tests(struct series *s, const struct node *seq,
 			const char *key)
 {
 	char sub[KEY_LEN], item[KEY_LEN];
-	const struct node *n, *v;
+	const struct node *n;
 	size_t i, list_len;
 	bool ok = true;
 	FILE *list;
@@ -357,9 +357,7 @@ static void check_tests(struct series *s, const struct node *seq,
 		id = need(n, item, "id", sub);
 		if (id)
 			t.id = get_text(id, sub, TEST_ID_SET, "[a-z0-9-]+");
-		v = need(n, item, "claim", sub);
-		if (v)
-			t.claim = get_text(v, sub, NULL, NULL);
+		t.claim = need_text(n, item, "claim", NULL, NULL);
 		if (t.id && reserved_id(t.id)) {
 			key_join(sub, item, "id", 2);
 			report(id, sub, "'%s' is the runner's own name in its output: %s",
@@ -519,8 +517,7 @@ static void check_base(struct series *s, const struct node *map)
 	check_keys(map, "base", base_keys);
 	check_base_tree(s, map);
 	/* No prep: the series applies to the base as it is. */
-	v = lookup(map, "prep");
-	key_join(sub, "base", "prep", 4);
+	v = lookup_at(map, "base", "prep", sub);
 	if (v && want(v, N_SEQ, sub)) {
 		s->prep = xcalloc(v->nkid, sizeof(*s->prep));
 		for (i = 0; i < v->nkid; i++) {
@@ -538,8 +535,7 @@ static void check_base(struct series *s, const struct node *map)
 	if (s->has_tests)
 		v = need(map, "base", "expect", sub);
 	else
-		v = lookup(map, "expect");
-	key_join(sub, "base", "expect", 6);
+		v = lookup_at(map, "base", "expect", sub);
 	if (v)
 		s->base_expect = check_expect(s, v, sub);
 }
@@ -806,22 +802,18 @@ static void check_skip(struct series *s, struct target *t,
 	bool *at = NULL;
 
 	check_keys(map, key, skip_keys);
-	v = need(map, key, "reason", sub);
-	if (v)
-		reason = get_text(v, sub, NULL, NULL);
+	reason = need_text(map, key, "reason", NULL, NULL);
 	if (!reason)
 		return;
-	v = lookup(map, "steps");
+	v = lookup_at(map, key, "steps", sub);
 	if (v) {
-		key_join(sub, key, "steps", 5);
 		at = get_steps(s, v, sub);
 		if (!at)
 			return;
 		keep_alloc(s, at);
 	}
-	v = lookup(map, "cases");
+	v = lookup_at(map, key, "cases", sub);
 	if (v) {
-		key_join(sub, key, "cases", 5);
 		cases = get_cases(s, v, sub, &ncases);
 		if (!cases)
 			return;
@@ -920,22 +912,16 @@ static void check_target(struct series *s, struct target *t,
 	v = need(map, key, "compiler", sub);
 	if (v)
 		t->compiler = get_compiler(v, sub);
-	v = lookup(map, "config");
-	if (v) {
-		key_join(sub, key, "config", 6);
+	v = lookup_at(map, key, "config", sub);
+	if (v)
 		t->config = get_file(s, v, sub);
-	}
 	t->boot = true;
-	v = lookup(map, "boot");
-	if (v) {
-		key_join(sub, key, "boot", 4);
+	v = lookup_at(map, key, "boot", sub);
+	if (v)
 		t->boot = get_yesno(v, sub) != 'n';
-	}
-	v = lookup(map, "skip");
-	if (v) {
-		key_join(sub, key, "skip", 4);
+	v = lookup_at(map, key, "skip", sub);
+	if (v)
 		check_skips(s, t, v, sub);
-	}
 }
 
 static void check_targets(struct series *s, const struct node *seq)
@@ -986,8 +972,8 @@ static void check_targets(struct series *s, const struct node *seq)
 static void check_accepts(struct patch *p, const struct node *seq,
 			  const char *key)
 {
-	char sub[KEY_LEN], item[KEY_LEN];
-	const struct node *n, *v;
+	char item[KEY_LEN];
+	const struct node *n;
 	size_t i;
 
 	if (!want(seq, N_SEQ, key))
@@ -1000,12 +986,8 @@ static void check_accepts(struct patch *p, const struct node *seq,
 		n = map_item(seq, key, i, accept_keys, item);
 		if (!n)
 			continue;
-		v = need(n, item, "type", sub);
-		if (v)
-			a.type = get_text(v, sub, TYPE_SET, "[A-Z0-9_]+");
-		v = need(n, item, "reason", sub);
-		if (v)
-			a.reason = get_text(v, sub, NULL, NULL);
+		a.type = need_text(n, item, "type", TYPE_SET, "[A-Z0-9_]+");
+		a.reason = need_text(n, item, "reason", NULL, NULL);
 		if (a.type && a.reason)
 			p->acc[p->nacc++] = a;
 	}
@@ -1063,12 +1045,8 @@ static void check_finding_accepts(struct patch *p, const struct node *seq,
 			a.check = get_finding_check(v, sub);
 		a.kind = get_finding_any(n, item, "kind");
 		a.file = get_finding_any(n, item, "file");
-		v = need(n, item, "match", sub);
-		if (v)
-			a.match = get_text(v, sub, NULL, NULL);
-		v = need(n, item, "reason", sub);
-		if (v)
-			a.reason = get_text(v, sub, NULL, NULL);
+		a.match = need_text(n, item, "match", NULL, NULL);
+		a.reason = need_text(n, item, "reason", NULL, NULL);
 		if (a.check && a.kind && a.file && a.match && a.reason)
 			p->facc[p->nfacc++] = a;
 	}
@@ -1145,26 +1123,19 @@ static void check_patches(struct series *s, const struct node *seq)
 			if (p->file)
 				add_entry(s, v, sub, p->file);
 		}
-		v = lookup(n, "checkpatch-accept");
-		if (v) {
-			key_join(sub, item, "checkpatch-accept", 17);
+		v = lookup_at(n, item, "checkpatch-accept", sub);
+		if (v)
 			check_accepts(p, v, sub);
-		}
-		v = lookup(n, "findings-accept");
-		if (v) {
-			key_join(sub, item, "findings-accept", 15);
+		v = lookup_at(n, item, "findings-accept", sub);
+		if (v)
 			check_finding_accepts(p, v, sub);
-		}
-		v = lookup(n, "abi");
-		if (v) {
-			key_join(sub, item, "abi", 3);
+		v = lookup_at(n, item, "abi", sub);
+		if (v)
 			check_abi(p, v, sub);
-		}
 		if (s->has_tests)
 			v = need(n, item, "expect", sub);
 		else
-			v = lookup(n, "expect");
-		key_join(sub, item, "expect", 6);
+			v = lookup_at(n, item, "expect", sub);
 		if (v)
 			p->expect = check_expect(s, v, sub);
 	}
@@ -1186,8 +1157,7 @@ void check_series(struct series *s, const struct node *root)
 	if (v)
 		get_int(v, sub, 1, INT_MAX, &s->version);
 	/* No cover letter: a series to check, not to send. */
-	v = lookup(root, "cover-letter");
-	key_join(sub, "", "cover-letter", 12);
+	v = lookup_at(root, "", "cover-letter", sub);
 	if (v)
 		s->cover = get_file(s, v, sub);
 	v = need(root, "", "config", sub);

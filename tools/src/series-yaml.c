@@ -631,6 +631,14 @@ struct node *lookup(const struct node *map, const char *name)
 	return NULL;
 }
 
+/* Like lookup(), with @sub the value's key, @key.@name, found or not. */
+struct node *lookup_at(const struct node *map, const char *key,
+		       const char *name, char *sub)
+{
+	key_join(sub, key, name, strlen(name));
+	return lookup(map, name);
+}
+
 /* Like lookup(), but report a missing key. */
 struct node *need(const struct node *map, const char *key,
 		  const char *name, char *sub)
@@ -641,6 +649,19 @@ struct node *need(const struct node *map, const char *key,
 	if (!v)
 		report(map, sub, "missing required key");
 	return v;
+}
+
+/*
+ * The text of required key @name of map @map (at @key), as get_text()
+ * takes it; NULL, reported, when it is missing or wrong.
+ */
+const char *need_text(const struct node *map, const char *key,
+		      const char *name, const char *set, const char *re)
+{
+	char sub[KEY_LEN];
+	const struct node *v = need(map, key, name, sub);
+
+	return v ? get_text(v, sub, set, re) : NULL;
 }
 
 /*

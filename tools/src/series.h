@@ -252,8 +252,12 @@ void check_keys(const struct node *map, const char *key,
 const struct node *map_item(const struct node *seq, const char *key,
 			    size_t i, const char * const *allowed, char *item);
 struct node *lookup(const struct node *map, const char *name);
+struct node *lookup_at(const struct node *map, const char *key,
+		       const char *name, char *sub);
 struct node *need(const struct node *map, const char *key, const char *name,
 		  char *sub);
+const char *need_text(const struct node *map, const char *key,
+		      const char *name, const char *set, const char *re);
 const char *get_text(const struct node *n, const char *key, const char *set,
 		     const char *re);
 bool get_int(const struct node *n, const char *key, long min, long max,
