@@ -7,7 +7,8 @@
 # here-documents) and what is not (double quotes, unquoted ones), bash's
 # own names, --count, --defaults, usage and I/O errors; then the ratchet
 # of tools/lint.sh --globals on a small repository: a new name fails, a
-# stale baseline line fails, the defaults and a clean baseline pass.
+# stale baseline line fails, the defaults and a clean baseline pass, two
+# test programs' same name is no global, a test's and a library's is.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -16,7 +17,7 @@ GL=$T_BIN/globals
 D=$T_TMP/d
 mkdir -p "$D"
 
-t_plan 26
+t_plan 29
 
 # names(): the names globals prints for files $@ (in $D), one line.
 names()
@@ -307,5 +308,26 @@ t_grep "a stale baseline line: remove it" \
 
 printf '# Only shrinks.\nTOP_DIR\nX_NEW\n' > "$R/tools/globals.baseline"
 t_rc "the baseline as it is: lint passes" 0 "$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+
+# Two test programs are two processes: K1 of one is not K1 of the other.
+# A test program that sets what a library of tools/ reads crosses.
+mkdir -p "$R/test/host"
+cat > "$R/test/host/t-one.sh" <<'FIXTURE'
+K1=a
+echo "$K1"
+FIXTURE
+cat > "$R/test/host/t-two.sh" <<'FIXTURE'
+echo "$K1"
+FIXTURE
+git -C "$R" add . || exit 1
+t_rc "a name of two test programs: no global, lint passes" 0 \
+	"$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+echo 'X_TEST=1' >> "$R/test/host/t-two.sh"
+cat >> "$R/tools/b.sh" <<'FIXTURE'
+echo "$X_TEST"
+FIXTURE
+t_rc "a test program's name a library reads: lint fails" 1 \
+	"$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+t_grep "... naming both files" '^X_TEST: set in test/host/t-two.sh; read in tools/b.sh; ' "$T_OUT"
 
 t_done
