@@ -27,6 +27,9 @@
 #         18 claims that hold at random: booted twice, "flaky", not stored
 #         19 undeclared ABI changes (an export added, one made _GPL, one
 #         removed): each fails the abi cell alone, naming the symbol
+#         20 one tree after two steps: a patch squashed into the one
+#         before it is judged against the base, not served the cell of
+#         the same tree judged after the first patch
 #
 # Other people may run the pipeline on the same WORKDIR meanwhile, so
 # every run here waits for the lock (LOCK_WAIT=900), finds its run dir by
@@ -59,7 +62,7 @@ F_SIG_EXIT=20
 
 # The number of results of each case, for the plan.
 declare -A CASE_N=([1]=20 [2]=17 [3]=8 [4]=10 [5]=11 [6]=14 [7]=11 [8]=17
-	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [17]=24 [18]=15 [19]=14 [end]=2)
+	[9]=12 [10]=37 [11]=21 [12]=14 [13]=8 [14]=20 [15]=55 [16]=15 [17]=24 [18]=15 [19]=14 [20]=16 [end]=2)
 
 F_STARTED=()
 F_MOUNTS=()
@@ -1178,6 +1181,39 @@ case_abi()
 	f_case_end
 }
 
+# case_squash(): the same tree after another step. squash-two.yaml adds
+# an unused variable (step 1 fails on the new warning) and then a comment
+# (step 2 keeps the warning, not new after step 1: it passes);
+# squash-one.yaml is the two squashed: step 2's tree after the base. Its
+# build must fail: a build cell is keyed by its artifact and the
+# warnings it is judged against (build_cell_key), not by the tree alone,
+# which once served it step 2's "ok".
+case_squash()
+{
+	local a1 a2
+
+	f_case 20 "one tree after two steps: a squashed patch judged against the base"
+	f_run squash-two "$FIX/squash-two.yaml"
+	t_eq "squash-two: exit 1 (step 1's new warning)" 1 "$F_RC"
+	t_eq "squash-two: step 1 fails its build on the new warning" "FAIL 1 new warning(s)" \
+		"$(f_cell "$F_RUN" 1 build)"
+	t_eq "squash-two: step 2 keeps it, not new after step 1: every cell passes" \
+		"ok ok ok ok ok ok ok ok ok ok ok ok" "$(f_row "$F_RUN" 2)"
+	a1=$(awk -F'\t' '$1 == "out" && $2 == "art" { print $3 }' \
+		"$F_RUN/results/$(e2e_id 2 build).tsv")
+	f_left_behind squash-two "$F_PID"
+	f_run squash-one "$FIX/squash-one.yaml"
+	t_eq "squash-one: exit 1" 1 "$F_RC"
+	t_eq "squash-one: the same tree after the base fails its build on the warning" \
+		"FAIL 1 new warning(s)" "$(f_cell "$F_RUN" 1 build)"
+	a2=$(awk -F'\t' '$1 == "out" && $2 == "art" { print $3 }' \
+		"$F_RUN/results/$(e2e_id 1 build).tsv")
+	t_eq "squash-one: ... on the artifact of squash-two's step 2 (the same tree)" \
+		"${a1:-none}" "${a2:-none}"
+	f_left_behind squash-one "$F_PID"
+	f_case_end
+}
+
 # case_end(): the next normal run passes, and the kernel repo is sound.
 case_end()
 {
@@ -1224,6 +1260,7 @@ f_want 16 && case_sandbox
 f_want 17 && case_sleep_hang
 f_want 18 && case_flaky
 f_want 19 && case_abi
+f_want 20 && case_squash
 f_want end && case_end
 
 if ((T_NUM != plan)); then

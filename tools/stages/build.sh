@@ -484,6 +484,25 @@ build_identity()
 	echo "identity: $uts, $(grep -c '^srcversion' "$art/identity.tsv") module(s)" >> "$log"
 }
 
+# build_cell_key(): variable $1 = the key of a build cell: what its
+# artifact is made of (build_key, $2: the tree, config, toolchain and
+# guest modules; the artifact dir is named by it) and what its verdict is
+# judged against: the warnings file $3 of the same target's step before
+# (a missing file: none), or "-" when no warning is judged
+# (tools/bisect-run). The same tree after another step (a patch squashed
+# into the one before it, a reordered series) has other warnings to be
+# new against: another cell, on the same artifact.
+build_cell_key()
+{
+	local -n __bck_ref=$1; shift
+	local art_key=$1; shift
+	local prev=$1; shift
+	local text=-
+
+	[[ "$prev" == - ]] || text_of text "$prev" || text=
+	hash_to __bck_ref "$art_key" "warnings against" "$text"
+}
+
 # build_valid(): a cached "ok" build of target $1 (record $2) is of use
 # only while its artifacts are there; a cached failure has none by nature
 # and stays a failure.
@@ -501,7 +520,8 @@ build_valid()
 
 # stage_build(): build the worktree's HEAD for target TARGET into its
 # build dir and its artifacts into ART; PREV_WARN holds the warnings of
-# the same target's previous step.
+# the same target's previous step, a new one fails the cell ("-": none is
+# judged; build_cell_key keys the cell by it).
 # Args: REC LOG DETAIL TARGET ART PREV_WARN
 stage_build()
 {
@@ -511,7 +531,7 @@ stage_build()
 	local t=$1; shift
 	local art=$1; shift
 	local prev_warn=$1; shift
-	local head new kver merge_log tmp gm stopped rules rc out img fresh=0
+	local head new kver merge_log tmp gm stopped rules rc out img prev fresh=0
 	local -A tg
 
 	target_get tg "$t"
@@ -578,14 +598,16 @@ stage_build()
 
 	# Warnings: the previous step's, minus those of files rebuilt now,
 	# plus the ones this build printed. New ones fail the cell.
+	prev=$prev_warn
+	[[ "$prev" == - ]] && prev=/dev/null
 	tmp=$art/warnings.now
 	build_warnings "$log" "$out" > "$tmp"
 	build_recompiled "$log" > "$art/recompiled"
 	awk -F': warning: ' 'NR == FNR { redo[$0] = 1; next }
 		{ f = $1; sub(/\.[ch]$/, "", f); if (!(f in redo)) print }' \
-		"$art/recompiled" "$prev_warn" 2>/dev/null |
+		"$art/recompiled" "$prev" 2>/dev/null |
 		cat - "$tmp" | sort -u > "$art/warnings"
-	new=$(comm -13 <(sort -u "$prev_warn" 2>/dev/null) "$tmp")
+	new=$(comm -13 <(sort -u "$prev" 2>/dev/null) "$tmp")
 	rm -f "$tmp"
 
 	kver=$(cat "$out/include/config/kernel.release")
@@ -640,7 +662,7 @@ stage_build()
 		} > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	if [[ -n "$new" && "${BUILD_IGNORE_WARNINGS:-0}" != 1 ]]; then
+	if [[ -n "$new" && "$prev_warn" != - ]]; then
 		result "$rec" FAIL "$(wc -l <<< "$new") new warning(s)"
 		{
 			echo "expected: no warning the previous step did not have"
