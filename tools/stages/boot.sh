@@ -393,16 +393,26 @@ guest_bins()
 	file_sums_to "GUEST_BIN_SUM[$arch]" "${bins[@]/#/$dir/}"
 }
 
-# boot_setup(): what every boot needs: the runner binary and the tools;
-# with $1 "async", each guest is judged when the next one starts or the
-# run ends (boot_pending_finish), so that it runs while the next step
-# builds; else at once.
+# boot_setup(): what every boot needs: the runner binary and the tools.
+# With the word "async", each guest is judged when the next one starts or
+# the run ends (boot_pending_finish), so that it runs while the next step
+# builds; else at once. With "only-declared" (tools/bisect-run, which
+# asks about some claims), triage judges the claims of the boot's expect
+# list alone and ignores what else the runner reports. That is no part of
+# the boot key: the expect list is, and when it holds every claim the
+# runner reports no other, so the verdict is the same either way.
 boot_setup()
 {
-	local h v ev
+	local h v ev w
 
-	BOOT_ASYNC=0
-	[[ "${1:-}" == async ]] && BOOT_ASYNC=1
+	BOOT_ASYNC=0 BOOT_ONLY_DECLARED=0
+	for w in "$@"; do
+		case $w in
+		async) BOOT_ASYNC=1 ;;
+		only-declared) BOOT_ONLY_DECLARED=1 ;;
+		*) die "boot_setup: unknown word '$w'" ;;
+		esac
+	done
 
 	boot_tools
 	pkg_version v dracut-core
@@ -594,7 +604,7 @@ boot_judge()
 
 	B_STATUS=FAIL B_SUMMARY="triage failed"
 	((rc == 124)) && flags=(--timed-out "$BOOT_TIMEOUT")
-	[[ "${TRIAGE_ONLY_DECLARED:-0}" == 1 ]] && flags+=(--only-declared)
+	((${BOOT_ONLY_DECLARED:-0})) && flags+=(--only-declared)
 	"$TOP/tools/bin/triage" --console "$dir/console.log" \
 		--results "$dir/results.ktap" --expect "$dir/expect.tsv" \
 		--identity "$art/identity.tsv" --dmesg "$dir/kernel.log" \
