@@ -103,7 +103,9 @@ $(BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(BIN)/guest-runner-%: test/guest/runner.c tools/src/splat.h tools/src/guestop.h
+# The runner's bytes key every boot: made again when how it is compiled
+# (this file) changes, not only its sources.
+$(BIN)/guest-runner-%: test/guest/runner.c tools/src/splat.h tools/src/guestop.h Makefile
 	$(Q)mkdir -p $(BIN)
 	$(Q)$(GUEST_CC) $(CFLAGS) -static -o $@ $<
 

@@ -7,12 +7,13 @@
 # fresh clone (CI's) boot every step again. Built by the Makefile's own
 # rule in two copies at paths of different lengths; and, to show that
 # the check can tell, with the Makefile's CFLAGS overridden (no prefix
-# map), where they differ.
+# map), where they differ. A changed Makefile (how it is compiled) makes
+# it again, as a changed source does.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-t_plan 3
+t_plan 5
 
 # copy(): what the runner's rule needs, into dir $1.
 copy()
@@ -54,5 +55,13 @@ plain_a=$(runner "$A" CFLAGS='-O2 -g')
 plain_b=$(runner "$B" CFLAGS='-O2 -g')
 t_eq "without the prefix map they differ (the check can tell)" yes \
 	"$([[ -n "$plain_a" && "$plain_a" != "$plain_b" ]] && echo yes || echo "no: $plain_a $plain_b")"
+
+# The runner is older than the Makefile: make it again.
+R=$A/tools/bin/guest-runner-x86_64
+t_rc "a runner newer than the Makefile: up to date" 0 \
+	make -q -s -C "$A" CFLAGS='-O2 -g' tools/bin/guest-runner-x86_64
+touch -d '@'$(($(stat -c %Y "$R") + 10)) "$A/Makefile"
+t_rc "a Makefile newer than the runner: made again" 1 \
+	make -q -s -C "$A" CFLAGS='-O2 -g' tools/bin/guest-runner-x86_64
 
 t_done

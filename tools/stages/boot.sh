@@ -272,12 +272,14 @@ boot_tools()
 		command -v "${tg[qemu]}" >/dev/null ||
 			die "${tg[qemu]} not found: run 'make deps' (Debian packages of target $t: ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
 		# The runner of the target's arch, static, made when missing
-		# or older than its source (asked without make when it is not).
+		# or older than its sources or the Makefile that says how it
+		# is compiled (asked without make when it is not).
 		runner=${tg[runner]}
 		q=${runner#"$TOP"/}
 		if [[ ! "$runner" -nt "$TOP/test/guest/runner.c" ||
 		      ! "$runner" -nt "$TOP/tools/src/splat.h" ||
-		      ! "$runner" -nt "$TOP/tools/src/guestop.h" ]]; then
+		      ! "$runner" -nt "$TOP/tools/src/guestop.h" ||
+		      ! "$runner" -nt "$TOP/Makefile" ]]; then
 			make -s -C "$TOP" "$q" GUEST_CC="${tg[user-cc]}" WORKDIR="$WORKDIR" \
 				JOBS="$JOBS" >&2 ||
 				die "cannot build $q with ${tg[user-cc]} (target $t): run 'make deps'"
