@@ -359,14 +359,6 @@ declare -rA CACHE_EVIDENCE=(
 	[exports]="logs/@-exports.log logs/@-exports.reads"
 )
 
-# cache_dir(): the directory of one cached cell.
-cache_dir()
-{
-	local stage=$1; shift
-	local key=$1; shift
-	echo "$WORKDIR/cache/$stage/$key"
-}
-
 # cache_has(): is there a cached result of (stage $1, key $2) to use?
 cache_has()
 {
@@ -436,16 +428,15 @@ cache_put()
 	local key=$1; shift
 	local idx=$1; shift
 	local tgt=$1; shift
-	local d t f now detail
+	local d=$WORKDIR/cache/$stage/$key t f
+	local -A c
 
-	cell_id_to now "$idx" "$tgt"
-	detail=$(cell_detail "$idx" "$tgt" "$stage")
-	d=$(cache_dir "$stage" "$key")
+	cell_files c "$idx" "$tgt" "$stage"
 	mkdir -p "$d.tmp.$$/evidence" || return 0
-	cp "$(cell_rec "$idx" "$tgt" "$stage")" "$d.tmp.$$/record" || return 0
-	[[ -s "$detail" ]] && cp "$detail" "$d.tmp.$$/detail"
+	cp "${c[rec]}" "$d.tmp.$$/record" || return 0
+	[[ -s "${c[detail]}" ]] && cp "${c[detail]}" "$d.tmp.$$/detail"
 	for t in ${CACHE_EVIDENCE[$stage]:-}; do
-		f=$RUNDIR/${t//@/$now}
+		f=$RUNDIR/${t//@/${c[prefix]}}
 		[[ -f "$f" ]] && cp "$f" "$d.tmp.$$/evidence/${t//\//%}"
 	done
 	rm -rf "$d"

@@ -360,9 +360,10 @@ cell_end()
 	local t0=$1; shift
 	local ms=${1:-$(($(now_ms) - t0))}
 	local rec
-	local -A r
+	local -A r c
 
-	rec=$(cell_rec "$idx" "$tgt" "$stage")
+	cell_files c "$idx" "$tgt" "$stage"
+	rec=${c[rec]}
 	rec_read r "$rec"
 	if [[ -z "${r[status]}" ]]; then
 		# A stage that left no result failed in a way it did not say.
@@ -372,7 +373,7 @@ cell_end()
 	printf 'ms\t%s\nrun\t%s\nstep\t%s\ntarget\t%s\n' "$ms" "$RUN_ID" "$idx" "$tgt" >> "$rec"
 	rec_read r "$rec"
 	[[ -n "${r[nocache]}" ]] || cache_put "$stage" "$key" "$idx" "$tgt"
-	cell_record "$idx" "$tgt" "$stage" "$(cell_log "$idx" "$tgt" "$stage")"
+	cell_record "$idx" "$tgt" "$stage" "${c[log]}"
 }
 
 # cell_run(): one cell, from the cache or by running its stage.
@@ -388,12 +389,13 @@ cell_run()
 	local valid=$1; shift
 	local fn=$1; shift
 	local t0
+	local -A c
 
 	cell_lookup "$idx" "$tgt" "$stage" "$key" "$valid" && return 0
 	cell_begin t0 "$idx" "$tgt" "$stage"
-	: > "$(cell_detail "$idx" "$tgt" "$stage")"
-	"$fn" "$(cell_rec "$idx" "$tgt" "$stage")" "$(cell_log "$idx" "$tgt" "$stage")" \
-		"$(cell_detail "$idx" "$tgt" "$stage")" "$@"
+	cell_files c "$idx" "$tgt" "$stage"
+	: > "${c[detail]}"
+	"$fn" "${c[rec]}" "${c[log]}" "${c[detail]}" "$@"
 	cell_end "$idx" "$tgt" "$stage" "$key" "$t0"
 }
 
