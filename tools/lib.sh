@@ -445,6 +445,13 @@ shm_is_tmpfs()
 	return 1
 }
 
+# git_repo(): git on the kernel repo, KREPO (git_k, tools/stages/apply.sh:
+# in the worktree).
+git_repo()
+{
+	git --git-dir="$KREPO" "$@"
+}
+
 # wt_root(): where the throwaway worktree of WORKDIR $1 goes: WT_ROOT when
 # set; else a directory of ours on /dev/shm when that is a tmpfs of 8 GiB
 # or more (a run makes and removes a kernel tree's 80000 files: 8 s there

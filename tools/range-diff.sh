@@ -36,12 +36,6 @@ usage()
 	exit "$1"
 }
 
-# git_k(): git on the kernel repo.
-git_k()
-{
-	git --git-dir="$KREPO" "$@"
-}
-
 # git_wt(): git in the worktree: sparse, none of the user's hooks.
 git_wt()
 {
@@ -83,7 +77,7 @@ make_worktree()
 
 	[[ -e "$WT" ]] && cleanup	# debris of a killed run: we hold the lock
 	defer cleanup
-	run_logged "$LOG" git_k worktree add -f --no-checkout --detach "$WT" "$BASE" ||
+	run_logged "$LOG" git_repo worktree add -f --no-checkout --detach "$WT" "$BASE" ||
 		die "cannot create the worktree $WT (see $LOG)"
 	gitdir=$(git -C "$WT" rev-parse --absolute-git-dir) ||
 		die "$WT is not a git worktree"
@@ -128,7 +122,7 @@ main()
 	load_patches "$OLD" OLD_PATCHES
 	old_name=$NAME old_version=$VERSION
 	load_patches "$NEW" NEW_PATCHES
-	BASE=$(git_k rev-parse -q --verify "refs/heads/bisect/$NAME/v$VERSION-base^{commit}") ||
+	BASE=$(git_repo rev-parse -q --verify "refs/heads/bisect/$NAME/v$VERSION-base^{commit}") ||
 		die "no bisect/$NAME/v$VERSION-base in $KREPO: run 'make bisect-check' first"
 
 	exec {LOCK}>> "$WORKDIR/range-diff.lock" || die "cannot write $WORKDIR/range-diff.lock"
@@ -139,7 +133,7 @@ main()
 	make_worktree
 	old_tip=$(apply "v$old_version" "${OLD_PATCHES[@]}") || exit
 	new_tip=$(apply "v$VERSION" "${NEW_PATCHES[@]}") || exit
-	git_k range-diff "$BASE..$old_tip" "$BASE..$new_tip" ||
+	git_repo range-diff "$BASE..$old_tip" "$BASE..$new_tip" ||
 		die "git range-diff failed"
 }
 

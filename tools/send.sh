@@ -79,12 +79,6 @@ step()
 	printf '%s: [%6s] %s\n' "$PROG" "$(fmt_ms $(($(now_ms) - T0)))" "$*" >&2
 }
 
-# git_k(): git on the kernel repo.
-git_k()
-{
-	git --git-dir="$KREPO" "$@"
-}
-
 # Git config of every git command in the send worktree, b4's included:
 # none of the user's hooks, and a sparse checkout (see sparse_patterns).
 # Given on the command line (-c, GIT_CONFIG_*), so the kernel repo's own
@@ -276,7 +270,7 @@ check_run()
 	if [[ "$rtargets" != all ]]; then
 		WHY+=("partial run: only targets $rtargets were checked (TARGETS=$rtargets)")
 	fi
-	base=$(git_k rev-parse -q --verify "$BASE_REF^{commit}")
+	base=$(git_repo rev-parse -q --verify "$BASE_REF^{commit}")
 	if [[ -z "$base" ]]; then
 		WHY+=("no $BASE_REF in $KREPO")
 	elif [[ "$base" != "$rbase" ]]; then
@@ -305,8 +299,8 @@ lock_send()
 # drop_branch(): delete branch b4/NAME and the config b4 keeps for it.
 drop_branch()
 {
-	git_k branch -D "$BRANCH" > /dev/null 2>&1
-	git_k config --remove-section "branch.$BRANCH" > /dev/null 2>&1
+	git_repo branch -D "$BRANCH" > /dev/null 2>&1
+	git_repo config --remove-section "branch.$BRANCH" > /dev/null 2>&1
 	return 0
 }
 
@@ -329,7 +323,7 @@ make_worktree()
 {
 	local gitdir
 
-	if [[ -e "$WT" ]] || git_k rev-parse -q --verify "refs/heads/$BRANCH" > /dev/null; then
+	if [[ -e "$WT" ]] || git_repo rev-parse -q --verify "refs/heads/$BRANCH" > /dev/null; then
 		# We hold the send lock: these are debris of a killed send.
 		warn "removing the leftovers of an earlier send ($WT, $BRANCH)"
 		cleanup
@@ -450,8 +444,8 @@ branch_ids()
 # has_signing_key(): true when patatt has a key to sign with.
 has_signing_key()
 {
-	[[ -n "$(git_k config --get patatt.signingkey)" ||
-		-n "$(git_k config --get user.signingkey)" ]]
+	[[ -n "$(git_repo config --get patatt.signingkey)" ||
+		-n "$(git_repo config --get user.signingkey)" ]]
 }
 
 # sign_args(): set SIGN_ARGS from SIGN and say what it means.
@@ -480,11 +474,11 @@ sign_args()
 smtp_server()
 {
 	local id
-	id=$(git_k config --get b4.sendemail-identity)
+	id=$(git_repo config --get b4.sendemail-identity)
 	if [[ -n "$id" ]]; then
-		git_k config --get "sendemail.$id.smtpserver" && return
+		git_repo config --get "sendemail.$id.smtpserver" && return
 	fi
-	git_k config --get sendemail.smtpserver
+	git_repo config --get sendemail.smtpserver
 }
 
 # out_dir(): set OUT, the directory the messages are written to.
@@ -584,7 +578,7 @@ send_messages()
 		args+=(--reflect)
 		verb=Reflected
 	fi
-	tagged=$(git_k rev-parse -q --verify "refs/tags/$TAG")
+	tagged=$(git_repo rev-parse -q --verify "refs/tags/$TAG")
 	step "send: b4 send ${args[*]} via ${SERVER:-the web endpoint}"
 	b4_run -- send "${args[@]}" <<< '' ||
 		DIE_RC=$EXIT_FAIL die "send: b4 send failed (see $LOG)"
@@ -593,7 +587,7 @@ send_messages()
 		DIE_RC=$EXIT_FAIL die "send: b4 reports ${n:-no} messages sent, expected $(messages) (see $LOG)"
 	msg "$verb $n messages of $NAME v$VERSION"
 	if [[ "$MODE" == send && -z "$tagged" ]] &&
-		git_k rev-parse -q --verify "refs/tags/$TAG" > /dev/null; then
+		git_repo rev-parse -q --verify "refs/tags/$TAG" > /dev/null; then
 		msg "b4 tagged what it sent: tag $TAG in $KREPO"
 	elif [[ "$MODE" == send ]]; then
 		msg "tag $TAG was there already (an earlier send): b4 left it as it was"
@@ -675,7 +669,7 @@ main()
 	elif ((${#WHY[@]})); then
 		msg "note: SEND=1 would be refused: $(why)"
 	fi
-	BASE=$(git_k rev-parse -q --verify "$BASE_REF^{commit}") ||
+	BASE=$(git_repo rev-parse -q --verify "$BASE_REF^{commit}") ||
 		die "no ${BASE_REF#refs/heads/} in $KREPO: run 'make bisect-check' first"
 
 	lock_send
