@@ -455,8 +455,9 @@ cell_exec()
 	return 0
 }
 
-# cell_prog_inputs(): the inputs of program stage $3 at step $1 on target
-# $2 ("-" for a stage of scope step), and so its cell's key, in CELL_KEY.
+# cell_prog_inputs(): the inputs of program stage $4 at step $2 on target
+# $3 ("-" for a stage of scope step), and so its cell's key, in variable
+# $1.
 # Each input the table declares for it comes from the driver's provider
 # for that name (tools/inputs.sh), called as
 # `input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET` ("-" in a name is "_"
@@ -470,10 +471,11 @@ cell_exec()
 declare -A CELL_PROG_ID=()
 cell_prog_inputs()
 {
+	local -n __cpi_key=$1; shift
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
-	local id file name val key fn pid t0
+	local id file name val part fn pid t0
 	local -a keys=()
 
 	cell_id_to id "$idx" "$tgt" "$stage"
@@ -489,8 +491,8 @@ cell_prog_inputs()
 		fn=input_${name//-/_}
 		declare -F "$fn" > /dev/null ||
 			die "stage $stage: the driver has no input '$name' (tools/stages.tsv; define $fn)"
-		val='' key=''
-		if ! "$fn" val key "$idx" "$stage" "$tgt" || [[ "$val" == *[$'\t\n']* ]]; then
+		val='' part=''
+		if ! "$fn" val part "$idx" "$stage" "$tgt" || [[ "$val" == *[$'\t\n']* ]]; then
 			cell_begin t0 "$idx" "$tgt" "$stage"
 			result "$(cell_rec "$idx" "$tgt" "$stage")" FAIL \
 				"the driver could not give its input '$name' ($fn)"
@@ -499,9 +501,9 @@ cell_prog_inputs()
 			return 1
 		fi
 		printf '%s\t%s\n' "$name" "$val" >> "$file"
-		keys+=("$name=$key")
+		keys+=("$name=$part")
 	done
-	hash_to CELL_KEY "$stage" "${keys[@]}" "$pid"
+	hash_to __cpi_key "$stage" "${keys[@]}" "$pid"
 }
 
 # cell_prog_run(): the cell of program stage $3 at step $1 on target $2,
@@ -524,7 +526,8 @@ cell_prog_run()
 # cache or by running the program.
 cell_prog()
 {
-	cell_prog_inputs "$1" "$2" "$3" || return 0
-	# shellcheck disable=SC2153  # set by cell_prog_inputs
-	cell_prog_run "$1" "$2" "$3" "$CELL_KEY"
+	local key
+
+	cell_prog_inputs key "$1" "$2" "$3" || return 0
+	cell_prog_run "$1" "$2" "$3" "$key"
 }

@@ -226,10 +226,11 @@ cell_key()
 {
 	local STEP_SHA=("$2" "$3") STEP_TREE=()
 	local STEP_PATCH=(- /p/0001-x.patch)
+	local key
 
 	STEP_TREE=("$(g rev-parse "$2^{tree}")" "$(g rev-parse "$3^{tree}")")
-	if cell_prog_inputs 1 - "$1" > /dev/null 2>&1; then
-		echo "$CELL_KEY"
+	if cell_prog_inputs key 1 - "$1" > /dev/null 2>&1; then
+		echo "$key"
 	else
 		echo "(failed)"
 	fi

@@ -61,14 +61,15 @@ wcheck_art()
 	local cfgid=$1; shift
 	local ptree=$1; shift
 	local tree=$1; shift
-	local __wa_h
+	local __wa_h __wa_sparse
 
 	# What decides a compile besides the trees and the objects (not the
 	# series file: another one with the same commits shares them); the
 	# same all run for a config, asked twice a step.
 	__wa_h=${WCHECK_BASE_OF[$cfgid]:-}
 	if [[ -z "$__wa_h" ]]; then
-		hash_to __wa_h "$cfgid" "$SPARSE_VERSION" "$ROBOT_TOOLS_ID" \
+		tool_version __wa_sparse sparse
+		hash_to __wa_h "$cfgid" "$__wa_sparse" "$ROBOT_TOOLS_ID" \
 			"$(declare -f "${WCHECK_FUNCS[@]}")"
 		WCHECK_BASE_OF[$cfgid]=$__wa_h
 	fi
