@@ -17,7 +17,7 @@ GL=$T_BIN/globals
 D=$T_TMP/d
 mkdir -p "$D"
 
-t_plan 29
+t_plan 33
 
 # names(): the names globals prints for files $@ (in $D), one line.
 names()
@@ -276,6 +276,38 @@ t_grep "a missing file: named" "^globals: error: cannot open $D/missing.sh: " "$
 	printf 'cat <<E\n$X_DEEP\n'
 } > "$D/deep.sh"
 t_rc "deep nesting, NUL bytes, unterminated: exit 0" 0 "$GL" "$D/deep.sh" "$D/user.sh"
+
+# A name given to a function that makes that argument a nameref is set
+# there: $1 counted past the shifts before it, in any file, quoted, with
+# a subscript; not an argument that is a value, nor a lower-case name.
+cat > "$D/nref-lib.sh" <<'FIXTURE'
+to_two()
+{
+	local -n __a=$1; shift
+	local v=$1; shift
+	local -n __b=$1; shift
+	__a=$v __b=$v
+}
+FIXTURE
+cat > "$D/nref-use.sh" <<'FIXTURE'
+to_two N_FIRST N_VALUE "N_SECOND[$x]"
+to_two "N_QUOTED" "$N_READ" lower
+later N_LATER
+FIXTURE
+cat > "$D/nref-late.sh" <<'FIXTURE'
+later() { local -n __l="$1"; __l=1; }
+FIXTURE
+cat > "$D/nref-read.sh" <<'FIXTURE'
+echo "$N_FIRST $N_VALUE ${N_SECOND[1]} $N_QUOTED $N_LATER"
+FIXTURE
+t_eq "nameref arguments are sets: \$1 and \$2 past a shift, quoted, subscripted" \
+	"N_FIRST N_LATER N_QUOTED N_SECOND" "$(names nref-lib.sh nref-use.sh nref-late.sh nref-read.sh)"
+t_eq "... by a function a later file defines" \
+	"$(printf 'N_LATER\tnref-use.sh\tnref-read.sh')" \
+	"$(line N_LATER nref-use.sh nref-read.sh nref-late.sh)"
+t_eq "a value argument is no set" "" "$(line N_VALUE nref-lib.sh nref-use.sh nref-read.sh)"
+t_eq "without the function's file: no nameref known, no set" "" \
+	"$(line N_FIRST nref-use.sh nref-read.sh)"
 
 # The ratchet of tools/lint.sh --globals, on a repository of its own.
 R=$T_TMP/repo

@@ -283,8 +283,9 @@ t_eq "cc: a message that matches it, another key (the intro is matched whole)" d
 	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1M")")"
 t_eq "cc: another file touched, another key" different \
 	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1G")")"
-t_eq "cc: the key is of the patch as get_maintainer.pl reads it" "gm-view $(gm_view_id
-	echo "$GM_VIEW_ID")" "$(STEP_SHA=("$B0" "$C1"); k=$(key commit_gm_view 1); echo "${k% *}")"
+t_eq "cc: the key is of the patch as get_maintainer.pl reads it, and of tools/gm-view.pl" \
+	"gm-view $(hash_files "$TOP/tools/gm-view.pl")" \
+	"$(STEP_SHA=("$B0" "$C1"); k=$(key commit_gm_view 1); echo "${k% *}")"
 cat > "$T_TMP/b4-own" <<'EOF2'
 [b4]
 	send-auto-to-cmd = scripts/get_maintainer.pl --no-tree --nogit --nogit-fallback --nogit-chief-penguins --norolestats --nol

@@ -36,7 +36,13 @@
  * without -g, declares inside a function body (name() or function name,
  * then a { ... } group; nested groups counted) is that function's: its
  * sets and reads there on are not counted. The target of a nameref
- * (local -n x=NAME, declare -n) counts as a set and a read.
+ * (local -n x=NAME, declare -n) counts as a set and a read. So does a
+ * name given as an argument to a function that makes that argument a
+ * nameref (local -n x=$1, where $1 is counted past the body's shift
+ * commands before it: `local -n a=$1; shift; local -n b=$1` makes $1
+ * and $2 namerefs), in any of the files: `hash_to KEY ...` sets KEY as
+ * much as KEY=... does. Such an argument is NAME, "NAME", or either
+ * with a subscript (NAME[...]).
  *
  * A read: $NAME, ${NAME...}, ${#NAME...}, ${!NAME...}; a bare NAME in an
  * arithmetic context ((( )), $(( )), $[ ], for (( )), ${x:offset:length})
@@ -47,7 +53,8 @@
  * here-documents whose delimiter is quoted. Double-quoted strings,
  * command substitutions ($( ), ` `, <( ), >( )) and the bodies of
  * unquoted here-documents are read for expansions. Not modelled: eval,
- * let, names built at run time (printf -v "$var", ${!var}'s target),
+ * let, names built at run time (printf -v "$var", ${!var}'s target, a
+ * nameref function called through a variable, a nameref of $@ or ${N}),
  * subshells (a set inside ( ) or $( ) counts), bash's dynamic scoping (a
  * function reading its caller's local).
  *
@@ -136,6 +143,7 @@ enum {
 	M_CASE,		/* case: the word before "in" */
 	M_COLON,	/* the : command (a default) */
 	M_ENV,		/* env, before its command */
+	M_NREF,		/* a function's arguments, some of them namerefs */
 };
 
 /* What the next word is, after an option that takes one. */
@@ -160,6 +168,8 @@ struct frame {
 	int in_arr;		/* in NAME=( ... ) */
 	size_t arr_depth;
 	int kw, decl_local, decl_ref, decl_assoc, decl_print;
+	unsigned int nref_mask;	/* M_NREF: which arguments are namerefs */
+	int argn;		/* M_NREF: the arguments so far */
 	/* F_HDOC */
 	char *delim;
 	size_t dlen;
@@ -175,7 +185,17 @@ struct heredoc {
 struct func {
 	size_t depth;		/* the braces open outside its body */
 	struct set locals;
+	char *name;		/* NULL when not known */
+	int shifts;		/* shift commands in its body so far */
 };
+
+/* A function that makes some of its arguments namerefs (in any file). */
+struct nref_fn {
+	char *name;
+	unsigned int mask;	/* bit k: argument k + 1 */
+};
+
+#define MAX_NREF_ARG	32	/* arguments looked at for a nameref */
 
 /* The file being scanned. */
 static const char *buf;
@@ -187,6 +207,9 @@ static struct func funcs[MAX_FUNCS];
 static int nfuncs;
 static size_t braces;		/* { groups open */
 static int pending_func;	/* a function's name was seen: its { is next */
+static char *pending_name;	/* that name */
+static struct nref_fn *nref_fns;
+static size_t nr_nref_fns, cap_nref_fns;
 static struct heredoc pending[MAX_PENDING];
 static int npending;
 
@@ -362,18 +385,70 @@ static int is_assoc(size_t s, size_t e)
 	return r;
 }
 
+/* The name of a function whose body comes: @s to @e (NULL: none). */
+static void pending_set(size_t s, size_t e)
+{
+	free(pending_name);
+	pending_name = e > s ? xstrndup(buf + s, e - s) : NULL;
+}
+
 static void func_open(void)
 {
-	if (nfuncs == MAX_FUNCS)
+	char *name = pending_name;
+
+	pending_name = NULL;
+	if (nfuncs == MAX_FUNCS) {
+		free(name);
 		return;
+	}
 	memset(&funcs[nfuncs], 0, sizeof(funcs[nfuncs]));
+	funcs[nfuncs].name = name;
 	funcs[nfuncs++].depth = braces - 1;
+}
+
+static void func_free(struct func *fn)
+{
+	set_free(&fn->locals);
+	free(fn->name);
+	fn->name = NULL;
 }
 
 static void func_close(void)
 {
 	if (nfuncs && funcs[nfuncs - 1].depth == braces)
-		set_free(&funcs[--nfuncs].locals);
+		func_free(&funcs[--nfuncs]);
+}
+
+/* The nameref arguments of function @s to @e (0: none, or not one). */
+static unsigned int nref_mask_of(size_t s, size_t e)
+{
+	size_t k;
+
+	for (k = 0; k < nr_nref_fns; k++)
+		if (strlen(nref_fns[k].name) == e - s &&
+		    !memcmp(nref_fns[k].name, buf + s, e - s))
+			return nref_fns[k].mask;
+	return 0;
+}
+
+/* The innermost function makes its argument @pos (1-based) a nameref. */
+static void nref_arg(int pos)
+{
+	const char *name = nfuncs ? funcs[nfuncs - 1].name : NULL;
+	size_t k;
+
+	if (!name || pos < 1 || pos > MAX_NREF_ARG)
+		return;
+	for (k = 0; k < nr_nref_fns; k++)
+		if (!strcmp(nref_fns[k].name, name))
+			break;
+	if (k == nr_nref_fns) {
+		nref_fns = xgrow(nref_fns, nr_nref_fns, &cap_nref_fns, sizeof(*nref_fns));
+		nref_fns[k].name = xstrdup(name);
+		nref_fns[k].mask = 0;
+		nr_nref_fns++;
+	}
+	nref_fns[k].mask |= 1u << (pos - 1);
 }
 
 /*
@@ -632,7 +707,11 @@ static void decl_name(struct frame *f, size_t s, size_t e, int value)
 		use(s, e, USE_SET);
 }
 
-/* The value of a nameref at @i: NAME, "NAME" or 'NAME' is its target. */
+/*
+ * The value of a nameref at @i: NAME, "NAME" or 'NAME' is its target;
+ * $N or "$N" (N 1 to 9) makes the function's argument N, past its
+ * shifts, a nameref (nref_arg).
+ */
 static void ref_target(size_t i)
 {
 	int q = ch(i);
@@ -640,6 +719,12 @@ static void ref_target(size_t i)
 
 	if (q == '"' || q == '\'')
 		i++;
+	if (q != '\'' && ch(i) == '$' && ch(i + 1) >= '1' && ch(i + 1) <= '9' &&
+	    (q == '"' ? ch(i + 2) == '"' : ends_word(ch(i + 2)))) {
+		if (nfuncs)
+			nref_arg(ch(i + 1) - '0' + funcs[nfuncs - 1].shifts);
+		return;
+	}
 	e = name_end(i);
 	if (e == i)
 		return;
@@ -780,6 +865,7 @@ static size_t func_name(struct frame *f, size_t i, size_t e)
 		f->mode = M_OTHER;
 		return i;
 	}
+	pending_set(i, e);
 	k = parens_end(e);
 	if (k)
 		e = k;
@@ -859,12 +945,37 @@ static size_t command_word(struct frame *f, size_t i, size_t e, int whole)
 	k = e > i ? parens_end(e) : 0;
 	if (k) {
 		pending_func = 1;
+		pending_set(i, e);
 		end_cmd(f);
 		return k;
 	}
 	f->cmd_start = 0;
 	f->mode = M_OTHER;
+	if (whole && word_is(i, e, "shift") && nfuncs)
+		funcs[nfuncs - 1].shifts++;
+	f->nref_mask = whole ? nref_mask_of(i, e) : 0;
+	if (f->nref_mask) {
+		f->mode = M_NREF;
+		f->argn = 0;
+	}
 	return i;
+}
+
+/*
+ * Argument @f->argn of a nameref function at @i: NAME, "NAME", NAME[...]
+ * or "NAME[...]" is set (and read) when the function makes it a nameref.
+ */
+static void nref_word(struct frame *f, size_t i)
+{
+	int q = ch(i) == '"';
+	size_t n = name_end(i + q);
+	int c = ch(n);
+
+	f->argn++;
+	if (f->argn > MAX_NREF_ARG || !(f->nref_mask & (1u << (f->argn - 1))))
+		return;
+	if (n > i + q && (c == '[' || (q ? c == '"' : ends_word(c))))
+		use(i + q, n, USE_SET | USE_READ);
 }
 
 /*
@@ -957,6 +1068,9 @@ static size_t word(struct frame *f, size_t i)
 		/* The command env runs. */
 		f->cmd_start = 1;
 		return command_word(f, i, e, whole);
+	case M_NREF:
+		nref_word(f, i);
+		return i;
 	case M_OTHER:
 		/* setsid env X=1 cmd, run_logged LOG env X=1 cmd */
 		if (whole && word_is(i, e, "env"))
@@ -1308,9 +1422,10 @@ static void scan(void)
 	while (npending)
 		free(pending[--npending].delim);
 	while (nfuncs)
-		set_free(&funcs[--nfuncs].locals);
+		func_free(&funcs[--nfuncs]);
 	braces = 0;
 	pending_func = 0;
+	pending_set(0, 0);
 }
 
 /* What one file sets or reads. */
@@ -1337,7 +1452,8 @@ static void add_uses(const struct set *s, const char *file, int set)
 	}
 }
 
-static void scan_file(const char *path)
+/* Scan file @path; with @collect, only for the nameref functions it defines. */
+static void scan_file(const char *path, int collect)
 {
 	FILE *fp = fopen(path, "rb");
 	char *text;
@@ -1350,8 +1466,10 @@ static void scan_file(const char *path)
 	fclose(fp);
 	buf = text;
 	scan();
-	add_uses(&sets, path, 1);
-	add_uses(&reads, path, 0);
+	if (!collect) {
+		add_uses(&sets, path, 1);
+		add_uses(&reads, path, 0);
+	}
 	set_free(&sets);
 	set_free(&reads);
 	set_free(&assoc);
@@ -1503,8 +1621,11 @@ int main(int argc, char **argv)
 		bad_usage("one or the other", "--count and --defaults");
 	if (i == argc)
 		bad_usage("no FILE", NULL);
+	/* The nameref functions of all the files first: any file calls them. */
+	for (k = i; k < (size_t)argc; k++)
+		scan_file(argv[k], 1);
 	for (; i < argc; i++)
-		scan_file(argv[i]);
+		scan_file(argv[i], 0);
 	if (defs)
 		print_defaults();
 	else if (count)
@@ -1516,6 +1637,9 @@ int main(int argc, char **argv)
 	for (k = 0, n = nuses; k < n; k++)
 		free((char *)uses[k].name);
 	free(uses);
+	for (k = 0; k < nr_nref_fns; k++)
+		free(nref_fns[k].name);
+	free(nref_fns);
 	set_free(&defaults);
 	return GLOBALS_OK;
 }
