@@ -43,8 +43,10 @@ run()
 # shellcheck disable=SC2317  # called through run
 facts()
 {
-	user_cc_facts "$1" || echo "not found"
-	echo "${CC_REAL##*/} ${CC_LIBC##*/} $CC_VERSION"
+	local -A f
+
+	user_cc_facts f "$1" || echo "not found"
+	echo "${f[real]##*/} ${f[libc]##*/} ${f[version]}"
 }
 export -f facts
 

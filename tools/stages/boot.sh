@@ -297,11 +297,11 @@ boot_tools()
 	BOOT_TOOLS_OF=${TGT_NAMES[*]}
 }
 
-# user_cc_facts(): what guest_bins asks of compiler $1 (an arch's
-# USER_CC): CC_REAL, its file (links resolved: another alternative for
-# cc is another compiler), CC_LIBC, its static libc
-# (-print-file-name=libc.a), and CC_VERSION, the first line of its
-# --version. Five forks a compiler, asked at every run, are instead
+# user_cc_facts(): associative array $1 (the caller's) = what guest_bins
+# asks of compiler $2 (an arch's user-cc): [real], its file (links
+# resolved: another alternative for cc is another compiler), [libc], its
+# static libc (-print-file-name=libc.a), and [version], the first line of
+# its --version. Five forks a compiler, asked at every run, are instead
 # kept in memos cc-libc and cc-version under the name it is called by,
 # its file's path and identity (file_id: an upgrade or another
 # alternative changes them), what else steers its search for libc.a
@@ -310,11 +310,12 @@ boot_tools()
 # compiler is not on PATH.
 user_cc_facts()
 {
+	local -n __ucf=$1; shift
 	local cc=$1; shift
-	local path key=
+	local path key='' libc version
 	local -A id
 
-	CC_REAL='' CC_LIBC='' CC_VERSION=''
+	__ucf=([real]='' [libc]='' [version]='')
 	if [[ "$cc" == */* ]]; then
 		path=$cc
 		[[ -f "$path" && -x "$path" ]] || return 1
@@ -323,23 +324,25 @@ user_cc_facts()
 		path=$REPLY
 	fi
 	if file_id id "$path" && [[ -n "${id[real]}" ]]; then
-		CC_REAL=${id[real]}
+		__ucf[real]=${id[real]}
 		((id[settled])) &&
 			hash_to key "$cc" "${id[real]}" "${id[key]}" "${GCC_EXEC_PREFIX-}" \
 				"${COMPILER_PATH-}" "${LIBRARY_PATH-}" "${LC_ALL-}" \
 				"${LC_MESSAGES-}" "${LANG-}" "${LANGUAGE-}"
 	else
-		CC_REAL=$(readlink -f "$path")
+		__ucf[real]=$(readlink -f "$path")
 	fi
-	if [[ -n "$key" ]] && memo_get CC_LIBC cc-libc "$key" && [[ -f "$CC_LIBC" ]] &&
-	   memo_get CC_VERSION cc-version "$key"; then
+	if [[ -n "$key" ]] && memo_get libc cc-libc "$key" && [[ -f "$libc" ]] &&
+	   memo_get version cc-version "$key"; then
+		__ucf[libc]=$libc __ucf[version]=$version
 		return 0
 	fi
-	CC_LIBC=$("$cc" -print-file-name=libc.a)
-	CC_VERSION=$("$cc" --version 2>&1 | head -n 1)
-	[[ -n "$key" && -f "$CC_LIBC" ]] || return 0
-	memo_put cc-libc "$key" "$CC_LIBC"
-	memo_put cc-version "$key" "$CC_VERSION"
+	libc=$("$cc" -print-file-name=libc.a)
+	version=$("$cc" --version 2>&1 | head -n 1)
+	__ucf[libc]=$libc __ucf[version]=$version
+	[[ -n "$key" && -f "$libc" ]] || return 0
+	memo_put cc-libc "$key" "$libc"
+	memo_put cc-version "$key" "$version"
 }
 
 # guest_bins(): the series' guest programs (GUEST_EXECS, each NAME.c in
@@ -355,6 +358,7 @@ guest_bins()
 	local t=$1; shift
 	local ucc=$1; shift
 	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc srcs=() bins=() sb=()
+	local -A ucf
 	local flags="-O2 -Wall -static"
 
 	GUEST_BIN[$arch]='' GUEST_BIN_SUM[$arch]=''
@@ -363,14 +367,14 @@ guest_bins()
 		srcs+=("$GUEST_PROGRAMS/$name.c")
 		bins+=("$name")
 	done
-	user_cc_facts "$ucc" ||
+	user_cc_facts ucf "$ucc" ||
 		die "$ucc not found: run 'make deps' (target $t)"
-	cc=$CC_REAL
+	cc=${ucf[real]}
 	# What goes in: the sources, the compiler and the static libc.
-	libc=$CC_LIBC
+	libc=${ucf[libc]}
 	[[ -f "$libc" ]] || die "$ucc has no static libc (target $t): run 'make deps'"
 	file_sums_to key "${srcs[@]}" "$libc"
-	hash_to key "$key" "$arch" "$cc" "$CC_VERSION" "$flags"
+	hash_to key "$key" "$arch" "$cc" "${ucf[version]}" "$flags"
 	dir=$WORKDIR/guest-bin/$key
 	if [[ ! -d "$dir" ]]; then
 		tmp=$dir.tmp.$$
