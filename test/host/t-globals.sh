@@ -227,17 +227,21 @@ FIXTURE
 t_eq "comments, single quotes, quoted here-documents skipped; the rest read" \
 	"Q_AFTER Q_DQ_ESC Q_INDQ Q_TABHEREDOC Q_WORD_HASH" "$(names qwriter.sh quotes.sh)"
 
-# Bash's own names, lower-case names and one-letter ones are not looked at.
+# Bash's own names, the environment of the programs we run (make's CC,
+# ccache's, distcc's, dpkg's, gcc's), lower-case names and one-letter
+# ones are not looked at; a name that only starts like one is.
 cat > "$D/env-set.sh" <<'FIXTURE'
 PATH=/x IFS=: HOME=/h LC_ALL=C XDG_CACHE_HOME=/c BASH_XTRACEFD=3 TMPDIR=/t
+CC=gcc CCACHE_DIR=/c DISTCC_FALLBACK=1 DPKG_ADMINDIR=/d LIBRARY_PATH=/l CC_OURS=1
 lower=1 A=1 _=1
 OK_NAME=1
 FIXTURE
 cat > "$D/env-read.sh" <<'FIXTURE'
 echo "$PATH $IFS $HOME $LC_ALL $XDG_CACHE_HOME $BASH_XTRACEFD $TMPDIR $lower $A $OK_NAME"
+echo "$CC $CCACHE_DIR $DISTCC_FALLBACK $DPKG_ADMINDIR $LIBRARY_PATH $CC_OURS"
 FIXTURE
 t_eq "bash's and the environment's names, lower-case and one-letter ones ignored" \
-	"OK_NAME" "$(names env-set.sh env-read.sh)"
+	"CC_OURS OK_NAME" "$(names env-set.sh env-read.sh)"
 
 t_eq "--count: the number of names alone" 9 "$(cd "$D" && "$GL" --count lib.sh user.sh)"
 

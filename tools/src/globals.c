@@ -11,7 +11,10 @@
  *
  * For each FILE, globals collects the names (^[A-Z_][A-Z0-9_]*$, at least
  * two characters, not one of bash's or the environment's own: PATH, IFS,
- * BASH_*, LC_*, XDG_*, ...) that the file sets at a scope that is not a
+ * BASH_*, LC_*, XDG_*, ...; nor one of the environment the programs we
+ * run read, their interface rather than ours: make's CC, ccache's
+ * CCACHE_*, distcc's DISTCC_*, dpkg's DPKG_ADMINDIR, gcc's LIBRARY_PATH,
+ * COMPILER_PATH and GCC_EXEC_PREFIX) that the file sets at a scope that is not a
  * function's own, and those it reads. Then it prints, sorted by name, each
  * name that some file sets and another one reads, tab separated:
  *
@@ -95,10 +98,14 @@ static const char * const builtin_names[] = {
 	"PS3", "PS4", "PWD", "RANDOM", "REPLY", "SECONDS", "SHELL", "SHELLOPTS",
 	"SHLVL", "SUDO_GID", "SUDO_UID", "SUDO_USER", "TERM", "TIMEFORMAT",
 	"TMPDIR", "TZ", "UID", "USER", "VISUAL",
+	/* The environment of the programs we run. */
+	"CC", "COMPILER_PATH", "DPKG_ADMINDIR", "GCC_EXEC_PREFIX", "LIBRARY_PATH",
 };
 
 static const char * const builtin_prefixes[] = {
 	"BASH_", "COMP_", "LC_", "XDG_",
+	/* The environment of the programs we run. */
+	"CCACHE_", "DISTCC_",
 };
 
 /* Whether the @n bytes at @s are a name we look at. */
