@@ -40,9 +40,8 @@ t_rc "$N changed files overflow one command line here" 1 \
 	bash -c "ulimit -s 256; cd '$WT' && touch -c -- dir/* 2> /dev/null"
 (
 	ulimit -s 256
-	BUILD_TOUCH_TIME=1700000000
-	build_touch_changed "$T_TMP/log" "$out"
-	echo "rc $? kconfig $BUILD_KCONFIG_CHANGED"
+	build_touch_changed kconfig "$T_TMP/log" "$out" 1700000000
+	echo "rc $? kconfig $kconfig"
 ) > "$T_TMP/out.txt"
 t_eq "build_touch_changed: done, and a Kconfig among them" "rc 0 kconfig 1" "$(cat "$T_TMP/out.txt")"
 t_eq "every changed file has the new mtime" "$((N + 1))" \
@@ -53,6 +52,6 @@ t_grep "the log says how many" "^touching $((N + 1)) file\\(s\\) changed since t
 # dir is a file now (ENOTDIR, which touch -c reports, even to root).
 git -C "$WT" rev-parse 'HEAD~1^{tree}' > "$out/.bisect-trees"
 rm -rf "$WT/dir" && echo not-a-dir > "$WT/dir"
-(build_touch_changed "$T_TMP/log2" "$out"; echo "rc $?") > "$T_TMP/out2.txt"
+(build_touch_changed kconfig "$T_TMP/log2" "$out" ''; echo "rc $?") > "$T_TMP/out2.txt"
 t_eq "a file that cannot be touched: it fails" "rc 1" "$(cat "$T_TMP/out2.txt")"
 t_done

@@ -216,21 +216,23 @@ build_dist_end()
 }
 
 # build_touch_changed(): give a fresh mtime to every file that differs
-# between the tree(s) build dir $2 last saw and the worktree's HEAD. Sets
-# BUILD_KCONFIG_CHANGED=1 when a Kconfig file is among them. With
-# BUILD_TOUCH_TIME (seconds since the epoch, taken once the worktree is
-# at the step), that mtime: builds of several targets side by side touch
-# the same files, and a later touch must not make a sibling's fresh
-# objects look older than their sources. Fails when a file could not
-# be touched.
+# between the tree(s) build dir $3 last saw and the worktree's HEAD (log
+# $2). Sets variable $1 to 1 when a Kconfig file is among them, else 0.
+# With $4 (seconds since the epoch, taken once the worktree is at the
+# step; "" for now), that mtime: builds of several targets side by side
+# touch the same files, and a later touch must not make a sibling's
+# fresh objects look older than their sources. Fails when a file could
+# not be touched.
 build_touch_changed()
 {
+	local -n __btc_kconfig=$1; shift
 	local log=$1; shift
 	local out=$1; shift
+	local at=$1; shift
 	local state=$out/.bisect-trees
 	local head tree files f
 
-	BUILD_KCONFIG_CHANGED=0
+	__btc_kconfig=0
 	head=$(git_k rev-parse "HEAD^{tree}")
 	[[ -f "$state" ]] || return 0
 	while read -r tree; do
@@ -248,10 +250,10 @@ build_touch_changed()
 		# files, more than one command line holds. A file left
 		# untouched would keep its stale object: no build then.
 		printf '%s\0' "${files[@]}" | (cd "$WT" &&
-			xargs -0 -r touch -c ${BUILD_TOUCH_TIME:+-d "@$BUILD_TOUCH_TIME"} --) >> "$log" 2>&1 ||
+			xargs -0 -r touch -c ${at:+-d "@$at"} --) >> "$log" 2>&1 ||
 			return 1
 		for f in "${files[@]}"; do
-			[[ "${f##*/}" == Kconfig* ]] && BUILD_KCONFIG_CHANGED=1
+			[[ "${f##*/}" == Kconfig* ]] && __btc_kconfig=1
 		done
 	done < "$state"
 	return 0
@@ -522,7 +524,8 @@ build_valid()
 # build dir and its artifacts into ART; PREV_WARN holds the warnings of
 # the same target's previous step, a new one fails the cell ("-": none is
 # judged; build_cell_key keys the cell by it).
-# Args: REC LOG DETAIL TARGET ART PREV_WARN
+# TOUCH_AT: the mtime the changed sources get (build_touch_changed).
+# Args: REC LOG DETAIL TARGET ART PREV_WARN [TOUCH_AT]
 stage_build()
 {
 	local rec=$1; shift
@@ -531,7 +534,8 @@ stage_build()
 	local t=$1; shift
 	local art=$1; shift
 	local prev_warn=$1; shift
-	local head new kver merge_log tmp gm stopped rules rc out img prev fresh=0
+	local touch_at=${1:-}
+	local head new kver merge_log tmp gm stopped rules rc out img prev kconfig fresh=0
 	local -A tg
 
 	target_get tg "$t"
@@ -546,7 +550,7 @@ stage_build()
 	BUILD_CCACHE_OFF=
 	[[ -f "$out/.bisect-trees" && -f "$out/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
 	((fresh)) && echo "$out: a fresh build dir: a cold build, without ccache" >> "$log"
-	if ! build_touch_changed "$log" "$out"; then
+	if ! build_touch_changed kconfig "$log" "$out" "$touch_at"; then
 		# The dir's objects could pass for the new sources': no build.
 		result "$rec" FAIL "cannot give the changed sources a new mtime (see the log)"
 		result_nocache "$rec"
@@ -572,7 +576,7 @@ stage_build()
 	fi
 	# A fresh .config is complete (merge_config.sh); a kept one needs
 	# olddefconfig only when Kconfig files changed under it.
-	if ((BUILD_KCONFIG_CHANGED)) && ! run_logged "$log" kmake tg olddefconfig; then
+	if ((kconfig)) && ! run_logged "$log" kmake tg olddefconfig; then
 		result "$rec" FAIL "olddefconfig failed"
 		tail -n 5 "$log" > "$detail"
 		return "$EXIT_FAIL"
