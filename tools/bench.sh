@@ -470,8 +470,8 @@ main()
 			grep -v cached | sed 's/^/#   redone: /'
 	fi
 	if [[ " $CASES " == *" long "* ]]; then
-		WORKDIR=$BENCH_DIR/wd LONG_NONCE="bench $BENCH_NONCE" \
-			"$TOP/test/e2e/make-long-series.sh" "$BENCH_DIR/long" "$BENCH_LONG" \
+		WORKDIR=$BENCH_DIR/wd "$TOP/test/e2e/make-long-series.sh" "$BENCH_DIR/long" \
+			"$BENCH_LONG" "bench $BENCH_NONCE" \
 			> "$BENCH_DIR/long.out" 2>&1 || die "cannot make the long series (see $BENCH_DIR/long.out)"
 		timed long run_check "$BENCH_DIR/long/long.yaml" || die "long run failed (see $BENCH_DIR/last.err)"
 		awk -F'\t' -v n="$NSTEPS" '$1 >= n && ($3 == "build" || $3 == "boot") {

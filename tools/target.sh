@@ -101,7 +101,7 @@ tab_keys()
 # target_get(): the associative array named $1 = target $2's fields:
 #   name arch compiler boot   the series' target (series.yaml targets:)
 #   karch cross image qemu console results res-args kvm identity
-#   user-cc                   its arch's row of arch.tsv ({cross}
+#   user-cc packages          its arch's row of arch.tsv ({cross}
 #                             replaced, "-" of cross made empty)
 #   qemu-args make            words, one space between two (read -a)
 #   cc                        its compiler's cc, {cross} replaced
@@ -127,7 +127,7 @@ target_get()
 		[qemu-args]="${w[*]}" [console]=${ARCH_TAB[$arch:console]}
 		[results]=${ARCH_TAB[$arch:results]} [res-args]=${ARCH_TAB[$arch:res-args]}
 		[kvm]=${ARCH_TAB[$arch:kvm]} [identity]=${ARCH_TAB[$arch:identity]}
-		[user-cc]=${ARCH_TAB[$arch:user-cc]}
+		[user-cc]=${ARCH_TAB[$arch:user-cc]} [packages]=${ARCH_TAB[$arch:packages]}
 		[runner]=$TOP/tools/bin/guest-runner-$arch
 		[cc]=${CC_TAB[$cc:cc]//\{cross\}/$cross}
 		[out]=${TGT_OUT[$t]:-} [toolchain]=${TGT_TOOLCHAIN[$t]:-}

@@ -7,10 +7,11 @@
 # git format-patch on the v2 branch of the kernel repo. Every added step
 # expects what 3/3 expects.
 #
-# Usage: test/e2e/make-long-series.sh OUTDIR [N]   (N <= 20, default 16)
-# Needs a kernel repo in WORKDIR with the v2 branch (make bisect-check).
-# LONG_NONCE=text goes into every comment: other commits than the last
-# time, so that nothing of them is in the cache (the bench measures).
+# Usage: test/e2e/make-long-series.sh OUTDIR [N [NONCE]]   (N <= 20,
+# default 16). Needs a kernel repo in WORKDIR with the v2 branch (make
+# bisect-check). NONCE, a text, goes into every comment: other commits
+# than the last time, so that nothing of them is in the cache (the bench
+# measures).
 
 PROG=make-long-series
 # shellcheck source=tools/lib.sh
@@ -29,10 +30,10 @@ FILES=(kernel/fork.c kernel/exit.c kernel/sys.c kernel/signal.c kernel/softirq.c
 
 main()
 {
-	local out=${1:-} n=${2:-16}
+	local out=${1:-} n=${2:-16} nonce=${3:-}
 	local wt i f yaml last id
 
-	[[ -n "$out" ]] || die "usage: $0 OUTDIR [N]"
+	[[ -n "$out" ]] || die "usage: $0 OUTDIR [N [NONCE]]"
 	if [[ ! "$n" =~ ^[0-9]+$ ]] || ((n < 1 || n > ${#FILES[@]})); then
 		die "N must be 1..${#FILES[@]} (got '$n')"
 	fi
@@ -49,7 +50,7 @@ main()
 	for ((i = 0; i < n; i++)); do
 		f=${FILES[i]}
 		printf '\n/* bisect-check long series: comment %d%s */\n' "$((i + 1))" \
-			"${LONG_NONCE:+ ($LONG_NONCE)}" >> "$wt/$f"
+			"${nonce:+ ($nonce)}" >> "$wt/$f"
 		git -C "$wt" -c user.name='Long Series' -c user.email=long-series@example.org \
 			commit -q -a --date="2020-03-05 10:$(printf %02d "$i"):00 +0000" \
 			-m "${f%.c}: Add comment $((i + 1))" \

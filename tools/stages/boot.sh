@@ -270,7 +270,7 @@ boot_tools()
 		[[ "${TGT_BOOT[$t]}" == yes ]] || continue
 		target_get tg "$t"
 		command -v "${tg[qemu]}" >/dev/null ||
-			die "${tg[qemu]} not found: run 'make deps' (Debian packages of target $t: ${ARCH_TAB[${TGT_ARCH[$t]}:packages]})"
+			die "${tg[qemu]} not found: run 'make deps' (Debian packages of target $t: ${tg[packages]})"
 		# The runner of the target's arch, static, made when missing
 		# or older than its sources or the Makefile that says how it
 		# is compiled (asked without make when it is not).

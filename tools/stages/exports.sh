@@ -217,8 +217,9 @@ exports_plan()
 	# the memo of the exports, asked once a run.
 	if [[ -z "${EXPORTS_CODE_ID:-}" ]]; then
 		hash_files_to EXPORTS_CODE_ID "$TOP/tools/src/kdeps.c" "$TOP/tools/src/util.h"
+		wcheck_code w
 		hash_to EXPORTS_CODE_ID "$EXPORTS_CODE_ID" "$(declare -f stage_exports \
-			exports_removed exports_compile exports_reads "${WCHECK_FUNCS[@]}")"
+			exports_removed exports_compile exports_reads)" "$w"
 		hash_to EXPORTS_MEMO_ID "$(declare -f exports_removed)" "${GIT_VERSION:-}"
 	fi
 	# A fact of two commits (a warm rerun forks nothing for it): kept

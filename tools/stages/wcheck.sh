@@ -43,10 +43,17 @@
 
 WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 # What the compile's artifact depends on of this file (key inputs, with
-# WCHECK_MAX_INCLUDERS).
-# shellcheck disable=SC2034  # bisect-check's
+# WCHECK_MAX_INCLUDERS; wcheck_code).
 readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
 	wcheck_compile wcheck_in_tree wcheck_plan wcheck_side_keep wcheck_run wcheck_preside)
+
+# wcheck_code(): variable $1 = the text of the functions above, for the
+# keys of what their compiles decide (wcheck_art's, exports_plan's).
+wcheck_code()
+{
+	local -n __wc_ref=$1; shift
+	__wc_ref=$(declare -f "${WCHECK_FUNCS[@]}")
+}
 
 # The base of wcheck_art's keys by config, asked twice a step.
 declare -A WCHECK_BASE_OF=()
@@ -61,7 +68,7 @@ wcheck_art()
 	local cfgid=$1; shift
 	local ptree=$1; shift
 	local tree=$1; shift
-	local __wa_h __wa_sparse
+	local __wa_h __wa_sparse __wa_code
 
 	# What decides a compile besides the trees and the objects (not the
 	# series file: another one with the same commits shares them); the
@@ -69,8 +76,8 @@ wcheck_art()
 	__wa_h=${WCHECK_BASE_OF[$cfgid]:-}
 	if [[ -z "$__wa_h" ]]; then
 		tool_version __wa_sparse sparse
-		hash_to __wa_h "$cfgid" "$__wa_sparse" "$ROBOT_TOOLS_ID" \
-			"$(declare -f "${WCHECK_FUNCS[@]}")"
+		wcheck_code __wa_code
+		hash_to __wa_h "$cfgid" "$__wa_sparse" "$ROBOT_TOOLS_ID" "$__wa_code"
 		WCHECK_BASE_OF[$cfgid]=$__wa_h
 	fi
 	__wa_side=$WORKDIR/wcheck/side-$__wa_h
