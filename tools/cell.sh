@@ -33,7 +33,7 @@
 # elapsed ms, summary, log, and "RUN/CELL" or "-" for cached-from.
 #
 # Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
-# a RUNDIR with logs/, details/ and results/, RUN_ID, T0 and STEP_LABEL.
+# a RUNDIR with logs/, details/ and results/, RUN_ID and STEP_LABEL.
 #
 # shellcheck disable=SC2034  # CELL_* are what the runner tells its caller
 
@@ -51,9 +51,9 @@ STAGE_DIR=$TOP/tools/stages
 # run dir (progress.log: the run's timeline).
 progress()
 {
-	local t=${EPOCHREALTIME/[.,]/} line s
-	t=$((t / 1000))
-	fmt_ms_to s $((t - T0))
+	local t line s
+	elapsed_ms t
+	fmt_ms_to s "$t"
 	printf -v line '%s: [%7s] %s' "$PROG" "$s" "$*"
 	echo "$line" >&2
 	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"

@@ -21,6 +21,9 @@ readonly EXIT_SETUP=2
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 PROG=${PROG:-$(basename "$0")}
+# The program's clock: it starts as this file is sourced (elapsed_ms).
+RUN_T0=${EPOCHREALTIME/[.,]/}
+RUN_T0=$((RUN_T0 / 1000))
 
 # ---------------------------------------------------------------------------
 # Defaults: the tunables every tool shares, set here once (README,
@@ -221,6 +224,22 @@ now_ms()
 {
 	local t=${EPOCHREALTIME/[.,]/}
 	echo $((t / 1000))
+}
+
+# elapsed_ms(): variable $1 = the milliseconds since the program started
+# (lib.sh was sourced), without a fork.
+elapsed_ms()
+{
+	local -n __em_ref=$1; shift
+	local t=${EPOCHREALTIME/[.,]/}
+	__em_ref=$((t / 1000 - RUN_T0))
+}
+
+# interrupted(): whether a signal ends the program (on_signal): its
+# cleanup keeps what a normal end would remove.
+interrupted()
+{
+	[[ -n "${INTERRUPTED:-}" ]]
 }
 
 # fmt_ms(): format a millisecond count as seconds with one decimal.

@@ -45,7 +45,6 @@ KREPO=$WORKDIR/kernel.git
 WT=$WORKDIR/send-wt
 LOG=$WORKDIR/send.log
 B4CONFIG=$(b4_config_of "$SERIES")
-T0=$(now_ms)
 
 declare -a PATCHES=() FILE_IDS=() SENT_IDS=() RUN_IDS=() WHY=()
 
@@ -76,7 +75,11 @@ refuse()
 # step(): announce a step of the send, with the time since the start.
 step()
 {
-	printf '%s: [%6s] %s\n' "$PROG" "$(fmt_ms $(($(now_ms) - T0)))" "$*" >&2
+	local t
+
+	elapsed_ms t
+	fmt_ms_to t "$t"
+	printf '%s: [%6s] %s\n' "$PROG" "$t" "$*" >&2
 }
 
 # Git config of every git command in the send worktree, b4's included:

@@ -26,7 +26,6 @@ source "$T_TOP/tools/stages/boot.sh"
 
 # The driver's context, and stubs for what boots: the command line
 # words qemu_start is given are kept in QEMU_EXTRA.
-T0=$(now_ms)
 RUN_ID='t-boot-skip'
 RUNDIR=$WORKDIR/runs/$RUN_ID
 mkdir -p "$RUNDIR/logs" "$RUNDIR/details" "$RUNDIR/results"

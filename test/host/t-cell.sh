@@ -24,7 +24,6 @@ source "$T_TOP/tools/lib.sh"
 source "$T_TOP/tools/cell.sh"
 
 # The runner's context, as the driver sets it.
-T0=$(now_ms)
 STEP_LABEL=(0 1/2 2/2)
 TGT_NAMES=(tA tB)
 CALLS=$T_TMP/calls

@@ -28,7 +28,6 @@ source "$T_TOP/tools/stages/exports.sh"
 
 D=$T_TMP/exports
 TAB=$'\t'
-T0=$(now_ms)
 STEP_LABEL=(0 1/3 2/3 3/3)
 
 t_plan 44

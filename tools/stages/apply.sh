@@ -33,7 +33,7 @@ worktree_remove()
 	[[ -d "$WT" ]] && worktree_keep "${WT_LOG:-/dev/null}" && return 0
 	# Interrupted, with the worktree on disk: one rename now, the next
 	# run deletes it (on tmpfs, deleting takes a second and frees RAM).
-	if [[ -n "${INTERRUPTED:-}" && -d "$WT" ]] &&
+	if interrupted && [[ -d "$WT" ]] &&
 	   [[ "$(dirname "$WT")" -ef "$WORKDIR" ]] &&
 	   mv "$WT" "$WT.trash.$$" 2>/dev/null; then
 		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
