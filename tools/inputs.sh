@@ -15,12 +15,24 @@
 # SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL,
 # ACCEPT_TYPES, ACCEPT_REASON;
 # tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
-# works out once (ABI_JUDGED, GIT_VERSION, CHECKPATCH_ID, PERL_VERSION,
-# ROBOT_TOOLS_ID, B4CONFIG, B4CONFIG_TEXT; GM_VIEW_ID the providers ask
-# themselves). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
+# works out once (ABI_JUDGED, GIT_VERSION, ROBOT_TOOLS_ID, B4CONFIG,
+# B4CONFIG_TEXT); the tools' versions and GM_VIEW_ID the providers ask
+# themselves (inputs_tool, gm_view_id). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
 # findings.sh and target.sh; runs tools/gm-view.pl.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
+
+# inputs_tool(): variable $1 = what program $2 says with --version
+# (tool_version: a memo under the program's file), asked once a run.
+declare -A INPUTS_TOOL=()
+inputs_tool()
+{
+	local -n __it_ref=$1; shift
+	local name=$1; shift
+
+	[[ -n "${INPUTS_TOOL[$name]+set}" ]] || tool_version "INPUTS_TOOL[$name]" "$name"
+	__it_ref=${INPUTS_TOOL[$name]}
+}
 
 # parent_tree(): variable $1 = the tree of the step before $2: known
 # when that step was checked in this run (not with STEPS=).
@@ -284,14 +296,15 @@ input_parent_c_files()
 	c_files_sums __ik __ic "$3"
 }
 # checkpatch.pl of the step's tree (a program runs it from git): its
-# blobs and the codespell it calls.
+# blobs and the codespell it calls (codespell starts Python: asked once).
 input_checkpatch_script()
 {
 	local -n __iv=$1 __ik=$2
-	local __ib
+	local __ib __ic
 	__iv=-
 	checkpatch_blobs __ib "${STEP_SHA[$3]}" || return 1
-	__ik="$__ib $CHECKPATCH_ID"
+	inputs_tool __ic codespell
+	__ik="$__ib $__ic"
 }
 # scripts/kernel-doc of the step's tree and of the step before (a
 # program runs each side's own): their blobs.
@@ -312,7 +325,7 @@ input_maintainers()
 	__iv=-
 	blobs_at __ik maintainers-blobs "${STEP_SHA[$3]}" MAINTAINERS scripts/get_maintainer.pl
 }
-input_perl() { local -n __iv=$1 __ik=$2; __iv=-; __ik=$PERL_VERSION; }
+input_perl() { local -n __iv=$1 __ik=$2; __iv=-; inputs_tool __ik perl; }
 # The C tools that parse and judge findings (tools/bin: tags, findings).
 input_robot_tools() { local -n __iv=$1 __ik=$2; __iv=-; __ik=$ROBOT_TOOLS_ID; }
 input_idx() { local -n __iv=$1 __ik=$2; __iv=$3; __ik=$3; }

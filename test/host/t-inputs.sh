@@ -63,7 +63,7 @@ STEP_PATCH=(- /x/0001-a.patch /y/0002-m.patch /z/0003-e.patch)
 RUNDIR=$T_TMP/run
 mkdir -p "$RUNDIR/accept"
 GIT_VERSION=$(git --version)
-CHECKPATCH_ID=cpid PERL_VERSION=perl-5 ROBOT_TOOLS_ID=rt SERIES=$T_TMP/series.yaml
+ROBOT_TOOLS_ID=rt SERIES=$T_TMP/series.yaml
 B4CONFIG=$T_TMP/b4config B4CONFIG_TEXT='[b4]'
 declare -a FINDING_ACCEPT=()
 
@@ -112,7 +112,7 @@ t_eq "maintainers: the key is the blobs of MAINTAINERS and get_maintainer.pl" \
 	"$(key maintainers 2)"
 t_eq "checkpatch-script: its blobs and what it runs with" \
 	"$(g rev-parse "${STEP_SHA[1]}:scripts/checkpatch.pl" "${STEP_SHA[1]}:scripts/spelling.txt" \
-		"${STEP_SHA[1]}:scripts/const_structs.checkpatch" | paste -sd ' ') cpid" \
+		"${STEP_SHA[1]}:scripts/const_structs.checkpatch" | paste -sd ' ') $(codespell --version)" \
 	"$(key checkpatch_script 1)"
 t_eq "checkpatch-script: a step without checkpatch.pl gives no value" "(failed)" \
 	"$(rm -rf "$WORKDIR/memo"; STEP_SHA[1]=$(g hash-object -t blob -w --stdin <<< x); \
@@ -157,7 +157,7 @@ t_eq "abi-judged: yes for a series file, no for one just taken in (ABI_JUDGED=no
 t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
 	"$(val b4config 1)|$(key b4config 1)"
 t_eq "auto-cc: 1 unless AUTO_CC says otherwise" "1 0" "$(key auto_cc 1) $(AUTO_CC=0 key auto_cc 1)"
-t_eq "perl, robot-tools: no value, their versions the key" "-|perl-5|-|rt" \
+t_eq "perl, robot-tools: no value, their versions the key" "-|$(perl --version)|-|rt" \
 	"$(val perl 1)|$(key perl 1)|$(val robot_tools 1)|$(key robot_tools 1)"
 t_eq "series, idx: the value and the key" "$SERIES|$SERIES|2|2" \
 	"$(val series 2)|$(key series 2)|$(val idx 2)|$(key idx 2)"
