@@ -443,6 +443,29 @@ cache_put()
 	mv "$d.tmp.$$" "$d"
 }
 
+# git_version(): variable $1 = git --version (tool_version), asked once a
+# run: how git applies, formats and diffs is part of many keys and memos.
+git_version()
+{
+	local -n __gver_ref=$1; shift
+
+	[[ -n "${CACHE_GIT_VERSION:-}" ]] || tool_version CACHE_GIT_VERSION git
+	__gver_ref=$CACHE_GIT_VERSION
+}
+
+# robot_tools_id(): variable $1 = the id of the C tools that parse and
+# judge the robots' findings (tools/bin: findings, tags, modusers), of
+# their sources, made once a run.
+robot_tools_id()
+{
+	local -n __rti_ref=$1; shift
+
+	[[ -n "${CACHE_ROBOT_TOOLS_ID:-}" ]] ||
+		hash_files_to CACHE_ROBOT_TOOLS_ID "$TOP/tools/src/findings.c" "$TOP/tools/src/tags.c" \
+			"$TOP/tools/src/modusers.c" "$TOP/tools/src/util.h"
+	__rti_ref=$CACHE_ROBOT_TOOLS_ID
+}
+
 # tool_version(): variable $1 = what program $2 says with --version,
 # asked once per installed program (a Python or Perl one takes a quarter
 # of a second to start) and kept in memo tool-version under the

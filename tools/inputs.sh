@@ -15,9 +15,9 @@
 # SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL,
 # ACCEPT_TYPES, ACCEPT_REASON;
 # tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
-# works out once (ABI_JUDGED, GIT_VERSION, ROBOT_TOOLS_ID, B4CONFIG,
-# B4CONFIG_TEXT); the tools' versions and GM_VIEW_ID the providers ask
-# themselves (inputs_tool, gm_view_id). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
+# works out once (ABI_JUDGED, B4CONFIG, B4CONFIG_TEXT); the tools'
+# versions and ids and GM_VIEW_ID the providers ask themselves
+# (inputs_tool, git_version and robot_tools_id of cache.sh, gm_view_id). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
 # findings.sh and target.sh; runs tools/gm-view.pl.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
@@ -52,13 +52,14 @@ patch_sum()
 {
 	local -n __ps_ref=$1; shift
 	local sha=$1; shift
-	local __ps_v
+	local __ps_v __ps_git
 
-	if ! memo_get __ps_v format-patch "$sha $GIT_VERSION"; then
+	git_version __ps_git
+	if ! memo_get __ps_v format-patch "$sha $__ps_git"; then
 		[[ "$sha" =~ ^[0-9a-f]{40}$ ]] || return 1
 		__ps_v=$(git --git-dir="$KREPO" format-patch -1 --stdout "$sha" | sha1sum) ||
 			return 1
-		memo_put format-patch "$sha $GIT_VERSION" "$__ps_v"
+		memo_put format-patch "$sha $__ps_git" "$__ps_v"
 	fi
 	__ps_ref=$__ps_v
 }
@@ -198,11 +199,12 @@ gm_view_sum()
 {
 	local -n __gv_ref=$1; shift
 	local sha=$1; shift
-	local blobs known kw __gv_v
+	local blobs known kw __gv_v __gv_git
 	local -a env=("PATH=$PATH")
 
 	gm_view_id
-	if ! memo_get __gv_v gm-view "$sha $GIT_VERSION $GM_VIEW_ID"; then
+	git_version __gv_git
+	if ! memo_get __gv_v gm-view "$sha $__gv_git $GM_VIEW_ID"; then
 		blobs_at blobs maintainers-blobs "$sha" MAINTAINERS scripts/get_maintainer.pl ||
 			return 1
 		if ! memo_get known gm-script "${blobs#* } $GM_VIEW_ID"; then
@@ -225,7 +227,7 @@ gm_view_sum()
 				perl "$TOP/tools/gm-view.pl" patch 3<<< "$kw" 2> /dev/null |
 				sha1sum) || return 1
 		__gv_v=${__gv_v%% *}
-		memo_put gm-view "$sha $GIT_VERSION $GM_VIEW_ID" "$__gv_v"
+		memo_put gm-view "$sha $__gv_git $GM_VIEW_ID" "$__gv_v"
 	fi
 	__gv_ref=$__gv_v
 }
@@ -327,7 +329,7 @@ input_maintainers()
 }
 input_perl() { local -n __iv=$1 __ik=$2; __iv=-; inputs_tool __ik perl; }
 # The C tools that parse and judge findings (tools/bin: tags, findings).
-input_robot_tools() { local -n __iv=$1 __ik=$2; __iv=-; __ik=$ROBOT_TOOLS_ID; }
+input_robot_tools() { local -n __iv=$1 __ik=$2; __iv=-; robot_tools_id __ik; }
 input_idx() { local -n __iv=$1 __ik=$2; __iv=$3; __ik=$3; }
 # Where the program writes the step's patch, named as the series names
 # it (a finding names the file).

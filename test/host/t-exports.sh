@@ -205,7 +205,6 @@ t_eq "a tree git does not have: stale" "stale: git cannot compare the trees" \
 	"$(holds 0123456789012345678901234567890123456789 2> /dev/null)"
 
 # --- the key: what the commit removes, not its tree ---
-ROBOT_TOOLS_ID=tools
 declare -A PLAN
 exports_plan K1 PLAN cfg 3 "$PARENT" "$COMMIT" "$PTREE" "$TREE"
 t_eq "exports_plan gives the validator the step, the trees, the removed exports" \

@@ -62,8 +62,7 @@ done
 STEP_PATCH=(- /x/0001-a.patch /y/0002-m.patch /z/0003-e.patch)
 RUNDIR=$T_TMP/run
 mkdir -p "$RUNDIR/accept"
-GIT_VERSION=$(git --version)
-ROBOT_TOOLS_ID=rt SERIES=$T_TMP/series.yaml
+SERIES=$T_TMP/series.yaml
 B4CONFIG=$T_TMP/b4config B4CONFIG_TEXT='[b4]'
 declare -a FINDING_ACCEPT=()
 
@@ -157,7 +156,8 @@ t_eq "abi-judged: yes for a series file, no for one just taken in (ABI_JUDGED=no
 t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
 	"$(val b4config 1)|$(key b4config 1)"
 t_eq "auto-cc: 1 unless AUTO_CC says otherwise" "1 0" "$(key auto_cc 1) $(AUTO_CC=0 key auto_cc 1)"
-t_eq "perl, robot-tools: no value, their versions the key" "-|$(perl --version)|-|rt" \
+t_eq "perl, robot-tools: no value, their versions the key" \
+	"-|$(perl --version)|-|$(robot_tools_id v; echo "$v")" \
 	"$(val perl 1)|$(key perl 1)|$(val robot_tools 1)|$(key robot_tools 1)"
 t_eq "series, idx: the value and the key" "$SERIES|$SERIES|2|2" \
 	"$(val series 2)|$(key series 2)|$(val idx 2)|$(key idx 2)"

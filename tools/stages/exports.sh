@@ -198,7 +198,7 @@ stage_exports()
 # the code that judge, not the trees: the validator compares those with
 # what the cached cell read. Without, the trees too: such a cell reads
 # the diff alone, and a hit says the step is the cache's. The series
-# file is no input (ROBOT_TOOLS_ID, not ROBOT_ID): an edited series is
+# file is no input (robot_tools_id, not ROBOT_ID): an edited series is
 # often another file.
 exports_plan()
 {
@@ -210,7 +210,7 @@ exports_plan()
 	local sha=$1; shift
 	local ptree=$1; shift
 	local tree=$1; shift
-	local m w removed=
+	local m w gv rt removed=
 	local -a words=()
 
 	# What decides the cell besides the exports and the config, and
@@ -220,7 +220,8 @@ exports_plan()
 		wcheck_code w
 		hash_to EXPORTS_CODE_ID "$EXPORTS_CODE_ID" "$(declare -f stage_exports \
 			exports_removed exports_compile exports_reads)" "$w"
-		hash_to EXPORTS_MEMO_ID "$(declare -f exports_removed)" "${GIT_VERSION:-}"
+		git_version gv
+		hash_to EXPORTS_MEMO_ID "$(declare -f exports_removed)" "$gv"
 	fi
 	# A fact of two commits (a warm rerun forks nothing for it): kept
 	# as "symbol=file" words, files having no blank (exports_removed).
@@ -237,11 +238,12 @@ exports_plan()
 		done
 	fi
 	__ep_plan=(["idx"]=$idx ["removed"]=$removed ["tree"]=$tree ["ptree"]=$ptree)
+	robot_tools_id rt
 	if [[ -n "$removed" ]]; then
-		hash_to __ep_key removes "$removed" "$cfgid" "$ROBOT_TOOLS_ID" \
+		hash_to __ep_key removes "$removed" "$cfgid" "$rt" \
 			"$EXPORTS_CODE_ID"
 	else
-		hash_to __ep_key none "$ptree" "$tree" "$cfgid" "$ROBOT_TOOLS_ID" \
+		hash_to __ep_key none "$ptree" "$tree" "$cfgid" "$rt" \
 			"$EXPORTS_CODE_ID"
 	fi
 }

@@ -68,7 +68,7 @@ wcheck_art()
 	local cfgid=$1; shift
 	local ptree=$1; shift
 	local tree=$1; shift
-	local __wa_h __wa_sparse __wa_code
+	local __wa_h __wa_sparse __wa_code __wa_rt
 
 	# What decides a compile besides the trees and the objects (not the
 	# series file: another one with the same commits shares them); the
@@ -77,7 +77,8 @@ wcheck_art()
 	if [[ -z "$__wa_h" ]]; then
 		tool_version __wa_sparse sparse
 		wcheck_code __wa_code
-		hash_to __wa_h "$cfgid" "$__wa_sparse" "$ROBOT_TOOLS_ID" "$__wa_code"
+		robot_tools_id __wa_rt
+		hash_to __wa_h "$cfgid" "$__wa_sparse" "$__wa_rt" "$__wa_code"
 		WCHECK_BASE_OF[$cfgid]=$__wa_h
 	fi
 	__wa_side=$WORKDIR/wcheck/side-$__wa_h
