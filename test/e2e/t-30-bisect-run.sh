@@ -50,8 +50,8 @@ git --git-dir="$KREPO" worktree add -q --detach "$WT" "$tip"
 t_rc "the tip (3/3) is bad for hwbp-default-load" 1 \
 	"$T_TOP/tools/bisect-run" --expect hwbp-default-load=yes "$WT"
 t_grep "the verdict quotes the guest" 'ENXIO' "$T_OUT"
-t_grep "its build is t-10's, from the cache: no build of a path of its own" \
-	'build: cached-ok ' "$T_OUT"
+t_grep "its build is t-10's artifact: no build of a path of its own" \
+	'build: (cached-)?ok \([0-9.]+s\) .*#[0-9a-f]{12}, built earlier' "$T_OUT"
 t_grep "the boot names the kernel it proved it ran (3/3 of v1: a BUG on rmmod)" \
 	'boot: (cached-)?FAIL \([0-9.]+s\) .*oops, booted #[0-9a-f]{12} ' "$T_OUT"
 t_eq "the kernel booted is the one built" \

@@ -523,7 +523,12 @@ build_valid()
 # stage_build(): build the worktree's HEAD for target TARGET into its
 # build dir and its artifacts into ART; PREV_WARN holds the warnings of
 # the same target's previous step, a new one fails the cell ("-": none is
-# judged; build_cell_key keys the cell by it).
+# judged; build_cell_key keys the cell by it). ART/built marks an
+# artifact a build made whole (built, installed, proven to be the kernel
+# built, nothing stopped by the sandbox), whatever its warnings: a cell
+# that judges none (tools/bisect-run) takes it as it is, where
+# bisect-check's cell of the same tree, judged against its step before,
+# has another key.
 # TOUCH_AT: the mtime the changed sources get (build_touch_changed).
 # Args: REC LOG DETAIL TARGET ART PREV_WARN [TOUCH_AT]
 stage_build()
@@ -543,9 +548,16 @@ stage_build()
 	img=${tg[image]}
 	head=$(git_k rev-parse "HEAD^{tree}")
 	build_ident BUILD_IDENT "$t" "$head"
+	if [[ "$prev_warn" == - && -f "$art/built" && -f "$art/${img##*/}" &&
+	      -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]; then
+		echo "$art: built whole by an earlier build of this tree; no warning is judged here" >> "$log"
+		result "$rec" ok "$(< "$art/kernel.release") #$BUILD_IDENT, built earlier"
+		result_out "$rec" art "$art"
+		return 0
+	fi
 	mkdir -p "$out" "$art"
 	touch "$out"
-	rm -f "$art/identity.tsv"
+	rm -f "$art/identity.tsv" "$art/built"
 	build_dist_begin "$out"
 	BUILD_CCACHE_OFF=
 	[[ -f "$out/.bisect-trees" && -f "$out/.config" ]] || BUILD_CCACHE_OFF=1 fresh=1
@@ -666,6 +678,7 @@ stage_build()
 		} > "$detail"
 		return "$EXIT_FAIL"
 	fi
+	: > "$art/built"
 	if [[ -n "$new" && "$prev_warn" != - ]]; then
 		result "$rec" FAIL "$(wc -l <<< "$new") new warning(s)"
 		{
