@@ -1199,16 +1199,16 @@ case_squash()
 		"$(f_cell "$F_RUN" 1 build)"
 	t_eq "squash-two: step 2 keeps it, not new after step 1: every cell passes" \
 		"ok ok ok ok ok ok ok ok ok ok ok ok" "$(f_row "$F_RUN" 2)"
-	a1=$(awk -F'\t' '$1 == "out" && $2 == "art" { print $3 }' \
-		"$F_RUN/results/$(e2e_id 2 build).tsv")
+	# The kernel's identity: a hash of tree, config and toolchain.
+	a1=$(f_cell "$F_RUN" 2 build | grep -o '#[0-9a-f]\{12\}')
 	f_left_behind squash-two "$F_PID"
 	f_run squash-one "$FIX/squash-one.yaml"
 	t_eq "squash-one: exit 1" 1 "$F_RC"
 	t_eq "squash-one: the same tree after the base fails its build on the warning" \
 		"FAIL 1 new warning(s)" "$(f_cell "$F_RUN" 1 build)"
-	a2=$(awk -F'\t' '$1 == "out" && $2 == "art" { print $3 }' \
-		"$F_RUN/results/$(e2e_id 1 build).tsv")
-	t_eq "squash-one: ... on the artifact of squash-two's step 2 (the same tree)" \
+	a2=$(sed -n 's/^identity: \(#[0-9a-f]\{12\}\) .*/\1/p' \
+		"$F_RUN/logs/$(e2e_id 1 build).log" | tail -n 1)
+	t_eq "squash-one: ... the kernel of squash-two's step 2 (the same tree and config)" \
 		"${a1:-none}" "${a2:-none}"
 	f_left_behind squash-one "$F_PID"
 	f_case_end
