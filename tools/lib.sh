@@ -231,8 +231,8 @@ now_ms()
 elapsed_ms()
 {
 	local -n __em_ref=$1; shift
-	local t=${EPOCHREALTIME/[.,]/}
-	__em_ref=$((t / 1000 - RUN_T0))
+	local __em_now=${EPOCHREALTIME/[.,]/}
+	__em_ref=$((__em_now / 1000 - RUN_T0))
 }
 
 # interrupted(): whether a signal ends the program (on_signal): its

@@ -6,7 +6,8 @@
 # import_watch): how far, of how much, by what, the time so far and what
 # is left; in place on a terminal (a pty of script(1)), a line now and
 # then in a log, nothing with QUIET=1, and the line cleared once the
-# work ends.
+# work ends. And the program's clock its progress lines are stamped with
+# (elapsed_ms, cell.sh progress).
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -17,7 +18,7 @@
 # shellcheck source=tools/stages/import.sh
 . "$T_TOP/tools/stages/import.sh"
 
-t_plan 18
+t_plan 20
 
 t_eq "a quarter done in 10 s: 30 s left" \
 	"50 of 200 steps (25%), 10s, about 30s left" "$(fmt_done 50 200 steps 10)"
@@ -26,6 +27,24 @@ t_eq "nothing to go by: the count and the time" "7 steps, 9s" "$(fmt_done 7 '' s
 t_eq "more than the last time: 100%, nothing left" \
 	"12 of 10 steps (100%), 3s, about 0s left" "$(fmt_done 12 10 steps 3)"
 t_eq "none done yet: no rate to go by" "0 steps, 3s" "$(fmt_done 0 10 steps 3)"
+
+# The clock: elapsed_ms sets the variable its caller names, t too (a
+# local of its own named t once took the value, and every progress line
+# said 0.0s); progress stamps its lines with it.
+clock()
+{
+	TOP=$T_TOP RUNDIR='' PROG=p bash -c '
+		. "$TOP/tools/lib.sh"
+		. "$TOP/tools/cell.sh"
+		sleep 0.3
+		f() { local t; elapsed_ms t; echo "$t"; }
+		case $1 in
+		elapsed) t=$(f); ((t >= 300 && t < 10000)) && echo yes || echo "no: $t" ;;
+		progress) progress hello 2>&1 ;;
+		esac' clock "$1"
+}
+t_eq "elapsed_ms: the time since lib.sh was sourced, into the caller's t" yes "$(clock elapsed)"
+t_grep "progress: its line stamped with that time" '^p: \[ *0\.[3-9]s\] hello$' <(clock progress)
 
 # A build: kbuild's lines counted against the dir's last build, or for
 # a fresh dir the target's last fresh build.
