@@ -143,6 +143,16 @@ target_get()
 	__tg_ref["fragments"]=$frags
 }
 
+# target_image(): variable $1 = target $2's image field alone (what a
+# cached build must have, asked for every build cell a run looks up).
+target_image()
+{
+	local -n __ti_ref=$1; shift
+
+	targets_tables
+	__ti_ref=${ARCH_TAB[${TGT_ARCH[$1]}:image]}
+}
+
 # target_words(): array $1 = the words of field $3 of target array $2
 # (qemu-args, make: read -a; fragments: one a line).
 target_words()

@@ -511,13 +511,13 @@ build_cell_key()
 # shellcheck disable=SC2317  # called through cell_run
 build_valid()
 {
-	local art
-	local -A r tg
-	target_get tg "$1"
+	local art img
+	local -A r
+	target_image img "$1"
 	rec_read r "$2"
 	[[ "${r[status]}" == ok ]] || return 0
 	art=${r[out art]:-}
-	[[ -f "$art/${tg[image]##*/}" && -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]
+	[[ -f "$art/${img##*/}" && -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]
 }
 
 # stage_build(): build the worktree's HEAD for target TARGET into its
