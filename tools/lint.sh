@@ -63,7 +63,9 @@ shell_files()
 # that is no such variable any more; 1 when there is any. Two test
 # programs (test/*/t-*.sh) are two processes that source no one of each
 # other: a name one sets and the other reads crosses nothing
-# (globals_crosses).
+# (globals_crosses). Also each call that gives a function's nameref
+# argument the name of a local of that function (globals --shadows):
+# the function would set its own local, never the caller's variable.
 globals_check()
 {
 	local top=$1; shift
@@ -80,6 +82,14 @@ globals_check()
 	for name in $defaults; do
 		setting[$name]=1
 	done
+	out=$(cd "$top" && "$prog" --shadows "${files[@]}") || {
+		echo "$prog --shadows on the shell files failed"
+		return 1
+	}
+	if [[ -n "$out" ]]; then
+		printf '%s\n' "$out"
+		bad=1
+	fi
 	out=$(cd "$top" && "$prog" "${files[@]}") || {
 		echo "$prog on the shell files failed"
 		return 1

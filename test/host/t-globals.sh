@@ -17,7 +17,7 @@ GL=$T_BIN/globals
 D=$T_TMP/d
 mkdir -p "$D"
 
-t_plan 33
+t_plan 36
 
 # names(): the names globals prints for files $@ (in $D), one line.
 names()
@@ -313,6 +313,24 @@ t_eq "a value argument is no set" "" "$(line N_VALUE nref-lib.sh nref-use.sh nre
 t_eq "without the function's file: no nameref known, no set" "" \
 	"$(line N_FIRST nref-use.sh nref-read.sh)"
 
+# --shadows: a nameref argument named as a local of the function itself
+# (bash resolves the nameref to that local: the caller's is never set).
+cat > "$D/shadow.sh" <<'FIXTURE'
+clock()
+{
+	local -n __c=$1; shift
+	local t=1
+	__c=$t
+}
+f() { local t; clock t; echo "$t"; }
+g() { local when; clock when; clock "t"; echo "$when"; }
+FIXTURE
+t_eq "--shadows: each call that names the function's own local, file and line" \
+	"shadow.sh:7: clock's argument 1, t, is a local of clock's own|shadow.sh:8: clock's argument 1, t, is a local of clock's own" \
+	"$(cd "$D" && "$GL" --shadows shadow.sh | sed 's/: the nameref.*//' | paste -sd '|')"
+t_eq "--shadows: a name of the caller's alone is no finding" "" \
+	"$(cd "$D" && "$GL" --shadows nref-lib.sh nref-use.sh nref-late.sh)"
+
 # The ratchet of tools/lint.sh --globals, on a repository of its own.
 R=$T_TMP/repo
 mkdir -p "$R/tools"
@@ -344,6 +362,10 @@ t_grep "a stale baseline line: remove it" \
 
 printf '# Only shrinks.\nTOP_DIR\nX_NEW\n' > "$R/tools/globals.baseline"
 t_rc "the baseline as it is: lint passes" 0 "$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+cp "$D/shadow.sh" "$R/tools/shadow.sh"
+git -C "$R" add . || exit 1
+t_rc "a shadowed nameref argument: lint fails" 1 "$T_TOP/tools/lint.sh" --globals "$R" "$GL"
+git -C "$R" rm -q -f tools/shadow.sh || exit 1
 
 # Two test programs are two processes: K1 of one is not K1 of the other.
 # A test program that sets what a library of tools/ reads crosses.

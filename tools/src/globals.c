@@ -8,6 +8,7 @@
  * Usage:
  *	globals [--count] FILE...
  *	globals --defaults FILE...
+ *	globals --shadows FILE...
  *
  * For each FILE, globals collects the names (^[A-Z_][A-Z0-9_]*$, at least
  * two characters, not one of bash's or the environment's own: PATH, IFS,
@@ -24,7 +25,11 @@
  * comma separated, sorted. With --count, only the number of such names.
  * With --defaults, the names that the files set by `: "${NAME:=...}"` (or
  * `${NAME=...}`) as a command of their own outside any function, sorted:
- * the defaults block of tools/lib.sh.
+ * the defaults block of tools/lib.sh. With --shadows, each call that
+ * gives a nameref argument (as above) a name the function declares local
+ * itself, one line each, "FILE:LINE: FUNC's argument N, NAME, is a local
+ * of FUNC's own: ...": bash resolves the nameref to that local, not the
+ * caller's variable, and the caller's is never set.
  *
  * A set: NAME=, NAME+= and NAME[...]= at the start of a simple command
  * (before the command word, or as the whole command) and after env (a
@@ -176,6 +181,7 @@ struct frame {
 	size_t arr_depth;
 	int kw, decl_local, decl_ref, decl_assoc, decl_print;
 	unsigned int nref_mask;	/* M_NREF: which arguments are namerefs */
+	long nref_fn;		/* M_NREF: the function, in nref_fns */
 	int argn;		/* M_NREF: the arguments so far */
 	/* F_HDOC */
 	char *delim;
@@ -192,6 +198,7 @@ struct heredoc {
 struct func {
 	size_t depth;		/* the braces open outside its body */
 	struct set locals;
+	struct set own;		/* every name it declares local, any case */
 	char *name;		/* NULL when not known */
 	int shifts;		/* shift commands in its body so far */
 };
@@ -200,6 +207,7 @@ struct func {
 struct nref_fn {
 	char *name;
 	unsigned int mask;	/* bit k: argument k + 1 */
+	struct set own;		/* the names it declares local */
 };
 
 #define MAX_NREF_ARG	32	/* arguments looked at for a nameref */
@@ -217,6 +225,10 @@ static int pending_func;	/* a function's name was seen: its { is next */
 static char *pending_name;	/* that name */
 static struct nref_fn *nref_fns;
 static size_t nr_nref_fns, cap_nref_fns;
+static int collecting;		/* the first pass: nameref functions only */
+static const char *cur_path;	/* the file being scanned */
+static char **shadows;		/* --shadows' lines */
+static size_t nr_shadows, cap_shadows;
 static struct heredoc pending[MAX_PENDING];
 static int npending;
 
@@ -416,46 +428,87 @@ static void func_open(void)
 static void func_free(struct func *fn)
 {
 	set_free(&fn->locals);
+	set_free(&fn->own);
 	free(fn->name);
 	fn->name = NULL;
 }
 
-static void func_close(void)
-{
-	if (nfuncs && funcs[nfuncs - 1].depth == braces)
-		func_free(&funcs[--nfuncs]);
-}
-
-/* The nameref arguments of function @s to @e (0: none, or not one). */
-static unsigned int nref_mask_of(size_t s, size_t e)
+/* The nameref function @name (@n bytes): its index in nref_fns, or -1. */
+static long nref_find(const char *name, size_t n)
 {
 	size_t k;
 
 	for (k = 0; k < nr_nref_fns; k++)
-		if (strlen(nref_fns[k].name) == e - s &&
-		    !memcmp(nref_fns[k].name, buf + s, e - s))
-			return nref_fns[k].mask;
-	return 0;
+		if (strlen(nref_fns[k].name) == n && !memcmp(nref_fns[k].name, name, n))
+			return (long)k;
+	return -1;
+}
+
+static void func_close(void)
+{
+	struct func *fn;
+	long k;
+	size_t i;
+
+	if (!nfuncs || funcs[nfuncs - 1].depth != braces)
+		return;
+	fn = &funcs[--nfuncs];
+	/* A nameref function's locals, for --shadows. */
+	k = fn->name ? nref_find(fn->name, strlen(fn->name)) : -1;
+	for (i = 0; k >= 0 && i < fn->own.cap; i++)
+		if (fn->own.keys[i])
+			set_add(&nref_fns[k].own, fn->own.keys[i]);
+	func_free(fn);
 }
 
 /* The innermost function makes its argument @pos (1-based) a nameref. */
 static void nref_arg(int pos)
 {
 	const char *name = nfuncs ? funcs[nfuncs - 1].name : NULL;
-	size_t k;
+	long k;
 
 	if (!name || pos < 1 || pos > MAX_NREF_ARG)
 		return;
-	for (k = 0; k < nr_nref_fns; k++)
-		if (!strcmp(nref_fns[k].name, name))
-			break;
-	if (k == nr_nref_fns) {
+	k = nref_find(name, strlen(name));
+	if (k < 0) {
 		nref_fns = xgrow(nref_fns, nr_nref_fns, &cap_nref_fns, sizeof(*nref_fns));
+		k = (long)nr_nref_fns++;
+		memset(&nref_fns[k], 0, sizeof(nref_fns[k]));
 		nref_fns[k].name = xstrdup(name);
-		nref_fns[k].mask = 0;
-		nr_nref_fns++;
 	}
 	nref_fns[k].mask |= 1u << (pos - 1);
+}
+
+#define SHADOW_WHY \
+	"the nameref would set that local, not the caller's variable (rename one)"
+
+/* The line of offset @i in the file being scanned. */
+static size_t line_of(size_t i)
+{
+	size_t k, n = 1;
+
+	for (k = 0; k < i && k < len; k++)
+		n += buf[k] == '\n';
+	return n;
+}
+
+/* Argument @f->argn, the name from @s to @e, of nameref function @f->nref_fn. */
+static void shadow_check(const struct frame *f, size_t s, size_t e)
+{
+	const struct nref_fn *fn = &nref_fns[f->nref_fn];
+	char *name;
+
+	if (collecting)
+		return;
+	name = xstrndup(buf + s, e - s);
+	if (set_has(&fn->own, name)) {
+		shadows = xgrow(shadows, nr_shadows, &cap_shadows, sizeof(*shadows));
+		shadows[nr_shadows++] =
+			xasprintf("%s:%zu: %s's argument %d, %s, is a local of %s's own: %s",
+				  cur_path, line_of(s), fn->name, f->argn, name, fn->name,
+				  SHADOW_WHY);
+	}
+	free(name);
 }
 
 /*
@@ -702,6 +755,8 @@ static void end_cmd(struct frame *f)
 /* The name from @s to @e after a declaring command; @value: NAME=... */
 static void decl_name(struct frame *f, size_t s, size_t e, int value)
 {
+	if (f->decl_local && nfuncs)
+		add_name(&funcs[nfuncs - 1].own, s, e);
 	if (f->decl_assoc)
 		add_name(&assoc, s, e);
 	if (f->decl_print)
@@ -960,7 +1015,8 @@ static size_t command_word(struct frame *f, size_t i, size_t e, int whole)
 	f->mode = M_OTHER;
 	if (whole && word_is(i, e, "shift") && nfuncs)
 		funcs[nfuncs - 1].shifts++;
-	f->nref_mask = whole ? nref_mask_of(i, e) : 0;
+	f->nref_fn = whole ? nref_find(buf + i, e - i) : -1;
+	f->nref_mask = f->nref_fn >= 0 ? nref_fns[f->nref_fn].mask : 0;
 	if (f->nref_mask) {
 		f->mode = M_NREF;
 		f->argn = 0;
@@ -981,8 +1037,10 @@ static void nref_word(struct frame *f, size_t i)
 	f->argn++;
 	if (f->argn > MAX_NREF_ARG || !(f->nref_mask & (1u << (f->argn - 1))))
 		return;
-	if (n > i + q && (c == '[' || (q ? c == '"' : ends_word(c))))
+	if (n > i + q && (c == '[' || (q ? c == '"' : ends_word(c)))) {
 		use(i + q, n, USE_SET | USE_READ);
+		shadow_check(f, i + q, n);
+	}
 }
 
 /*
@@ -1467,6 +1525,8 @@ static void scan_file(const char *path, int collect)
 
 	if (!fp)
 		die("cannot open %s: %s", path, strerror(errno));
+	cur_path = path;
+	collecting = collect;
 	text = slurp(fp, &len);
 	if (!text)
 		die("cannot read %s: %s", path, strerror(errno));
@@ -1598,13 +1658,13 @@ static void bad_usage(const char *why, const char *opt)
 		fprintf(stderr, "%s: error: %s: %s\n", prog, show(opt, strlen(opt)), why);
 	else
 		fprintf(stderr, "%s: error: %s\n", prog, why);
-	fprintf(stderr, "usage: %s [--count | --defaults] FILE...\n", prog);
+	fprintf(stderr, "usage: %s [--count | --defaults | --shadows] FILE...\n", prog);
 	exit(GLOBALS_ERROR);
 }
 
 int main(int argc, char **argv)
 {
-	int i, count = 0, defs = 0;
+	int i, count = 0, defs = 0, shadow = 0;
 	size_t k, n;
 
 	for (i = 1; i < argc; i++) {
@@ -1612,20 +1672,20 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		}
-		if (!strcmp(argv[i], "--count")) {
-			count = 1;
-			continue;
-		}
-		if (!strcmp(argv[i], "--defaults")) {
-			defs = 1;
+		if (!strcmp(argv[i], "--count") || !strcmp(argv[i], "--defaults") ||
+		    !strcmp(argv[i], "--shadows")) {
+			if (count + defs + shadow)
+				bad_usage("one of --count, --defaults, --shadows at most",
+					  argv[i]);
+			count = argv[i][2] == 'c';
+			defs = argv[i][2] == 'd';
+			shadow = argv[i][2] == 's';
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			bad_usage("unknown option", argv[i]);
 		break;
 	}
-	if (count && defs)
-		bad_usage("one or the other", "--count and --defaults");
 	if (i == argc)
 		bad_usage("no FILE", NULL);
 	/* The nameref functions of all the files first: any file calls them. */
@@ -1633,7 +1693,10 @@ int main(int argc, char **argv)
 		scan_file(argv[k], 1);
 	for (; i < argc; i++)
 		scan_file(argv[i], 0);
-	if (defs)
+	if (shadow)
+		for (k = 0; k < nr_shadows; k++)
+			printf("%s\n", shadows[k]);
+	else if (defs)
 		print_defaults();
 	else if (count)
 		printf("%zu\n", report(0));
@@ -1644,9 +1707,14 @@ int main(int argc, char **argv)
 	for (k = 0, n = nuses; k < n; k++)
 		free((char *)uses[k].name);
 	free(uses);
-	for (k = 0; k < nr_nref_fns; k++)
+	for (k = 0; k < nr_nref_fns; k++) {
 		free(nref_fns[k].name);
+		set_free(&nref_fns[k].own);
+	}
 	free(nref_fns);
+	for (k = 0; k < nr_shadows; k++)
+		free(shadows[k]);
+	free(shadows);
 	set_free(&defaults);
 	return GLOBALS_OK;
 }
