@@ -443,14 +443,19 @@ cache_put()
 	mv "$d.tmp.$$" "$d"
 }
 
-# git_version(): variable $1 = git --version (tool_version), asked once a
-# run: how git applies, formats and diffs is part of many keys and memos.
-git_version()
+# tool_version_once(): variable $1 = what program $2 says with --version
+# (tool_version: a memo under the program's file), asked once a run: git's
+# (how it applies, formats and diffs), perl's and codespell's are parts
+# of many keys and memos.
+declare -A CACHE_TOOL_VERSION=()
+tool_version_once()
 {
-	local -n __gver_ref=$1; shift
+	local -n __tvo_ref=$1; shift
+	local name=$1; shift
 
-	[[ -n "${CACHE_GIT_VERSION:-}" ]] || tool_version CACHE_GIT_VERSION git
-	__gver_ref=$CACHE_GIT_VERSION
+	[[ -n "${CACHE_TOOL_VERSION[$name]+set}" ]] ||
+		tool_version "CACHE_TOOL_VERSION[$name]" "$name"
+	__tvo_ref=${CACHE_TOOL_VERSION[$name]}
 }
 
 # robot_tools_id(): variable $1 = the id of the C tools that parse and

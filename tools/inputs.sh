@@ -17,22 +17,10 @@
 # tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
 # works out once (ABI_JUDGED, B4CONFIG, B4CONFIG_TEXT); the tools'
 # versions and ids and GM_VIEW_ID the providers ask themselves
-# (inputs_tool, git_version and robot_tools_id of cache.sh, gm_view_id). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
+# (tool_version_once and robot_tools_id of cache.sh, gm_view_id). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
 # findings.sh and target.sh; runs tools/gm-view.pl.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
-
-# inputs_tool(): variable $1 = what program $2 says with --version
-# (tool_version: a memo under the program's file), asked once a run.
-declare -A INPUTS_TOOL=()
-inputs_tool()
-{
-	local -n __it_ref=$1; shift
-	local name=$1; shift
-
-	[[ -n "${INPUTS_TOOL[$name]+set}" ]] || tool_version "INPUTS_TOOL[$name]" "$name"
-	__it_ref=${INPUTS_TOOL[$name]}
-}
 
 # parent_tree(): variable $1 = the tree of the step before $2: known
 # when that step was checked in this run (not with STEPS=).
@@ -54,7 +42,7 @@ patch_sum()
 	local sha=$1; shift
 	local __ps_v __ps_git
 
-	git_version __ps_git
+	tool_version_once __ps_git git
 	if ! memo_get __ps_v format-patch "$sha $__ps_git"; then
 		[[ "$sha" =~ ^[0-9a-f]{40}$ ]] || return 1
 		__ps_v=$(git --git-dir="$KREPO" format-patch -1 --stdout "$sha" | sha1sum) ||
@@ -203,7 +191,7 @@ gm_view_sum()
 	local -a env=("PATH=$PATH")
 
 	gm_view_id
-	git_version __gv_git
+	tool_version_once __gv_git git
 	if ! memo_get __gv_v gm-view "$sha $__gv_git $GM_VIEW_ID"; then
 		blobs_at blobs maintainers-blobs "$sha" MAINTAINERS scripts/get_maintainer.pl ||
 			return 1
@@ -305,7 +293,7 @@ input_checkpatch_script()
 	local __ib __ic
 	__iv=-
 	checkpatch_blobs __ib "${STEP_SHA[$3]}" || return 1
-	inputs_tool __ic codespell
+	tool_version_once __ic codespell
 	__ik="$__ib $__ic"
 }
 # scripts/kernel-doc of the step's tree and of the step before (a
@@ -327,7 +315,7 @@ input_maintainers()
 	__iv=-
 	blobs_at __ik maintainers-blobs "${STEP_SHA[$3]}" MAINTAINERS scripts/get_maintainer.pl
 }
-input_perl() { local -n __iv=$1 __ik=$2; __iv=-; inputs_tool __ik perl; }
+input_perl() { local -n __iv=$1 __ik=$2; __iv=-; tool_version_once __ik perl; }
 # The C tools that parse and judge findings (tools/bin: tags, findings).
 input_robot_tools() { local -n __iv=$1 __ik=$2; __iv=-; robot_tools_id __ik; }
 input_idx() { local -n __iv=$1 __ik=$2; __iv=$3; __ik=$3; }

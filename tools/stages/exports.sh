@@ -220,7 +220,7 @@ exports_plan()
 		wcheck_code w
 		hash_to EXPORTS_CODE_ID "$EXPORTS_CODE_ID" "$(declare -f stage_exports \
 			exports_removed exports_compile exports_reads)" "$w"
-		git_version gv
+		tool_version_once gv git
 		hash_to EXPORTS_MEMO_ID "$(declare -f exports_removed)" "$gv"
 	fi
 	# A fact of two commits (a warm rerun forks nothing for it): kept
