@@ -317,7 +317,7 @@ build_ids()
 	# How a target is built, the same for all (one subshell, not one each).
 	fns=$(declare -f kmake kmake_argv stage_build build_identity build_config \
 		build_touch_changed build_warnings build_recompiled build_sync_dir \
-		build_sandbox target_get target_words)
+		build_sandbox target_get target_words build_ident)
 	for t in "${TGT_NAMES[@]}"; do
 		target_get tg "$t"
 		target_words frags tg fragments

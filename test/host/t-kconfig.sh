@@ -28,7 +28,7 @@ opts()
 		printf "%s" "$o"' opts "$@"
 }
 
-t_plan 13
+t_plan 14
 
 printf '%s\n' '# a comment' 'CONFIG_A=y' '' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a"
 printf '%s\n' 'CONFIG_A=y' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a-bare"
@@ -67,6 +67,10 @@ ids()
 			. "$TOP/tools/$f.sh"
 		done
 		load_series "$1"
+		# IDENT_OTHER=1: the identity made another way (its code is an
+		# input of every image: KBUILD_BUILD_VERSION).
+		[[ -n "${IDENT_OTHER:-}" ]] && eval "$(declare -f build_ident |
+			sed "s/__bi_ref=\${h:0:12}/__bi_ref=\${h:0:10}/")"
 		build_ids
 		declare -A tg
 		target_get tg "$2"
@@ -96,4 +100,9 @@ t_eq "series.yaml's guest options are all set by the series config (else a serie
 	"$(opts "$T_TOP/tools/kconfig/bisect.config" <("$T_BIN/series" "$T_TOP/series.yaml" |
 		sed -n 's/^kconfig\t//p'))"
 
+t_eq "the identity's code changed: another build key (an image carries it)" different \
+	"$(other=$(IDENT_OTHER=1 ids "$T_TOP/series.yaml" x86_64-gcc)
+	   [[ "$(cut -d' ' -f2 <<< "$other")" != "$(cut -d' ' -f2 <<< "$mine")" &&
+	      "$(cut -d' ' -f3 <<< "$other")" != "$(cut -d' ' -f3 <<< "$mine")" ]] &&
+		echo different || echo "the same: $other")"
 t_done
