@@ -94,7 +94,7 @@ rec_get()
 # load_stages(): the stage table $1 (tools/stages.tsv): STAGES in
 # pipeline order; by name, STAGE_NEEDS (the stage each needs),
 # STAGE_SCOPE (step or target), STAGE_PREP (yes or no), STAGE_RUNS
-# (driver, beside-build or after-build), STAGE_INPUTS (a program's inputs, space
+# (commit, driver, beside-build or after-build), STAGE_INPUTS (a program's inputs, space
 # separated) and STAGE_WHAT. Dies naming the table and the stage on a
 # bad line.
 load_stages()
@@ -113,24 +113,28 @@ load_stages()
 		[[ "$needs" == - || -n "${STAGE_SCOPE[$needs]:-}" ]] ||
 			die "$table: stage '$name' needs '$needs', which is not an earlier stage"
 		case $runs in
-		driver)
-			[[ "$inputs" == - ]] ||
-				die "$table: stage '$name': a driver stage declares no inputs ('-')"
-			inputs=
-			;;
+		commit)
+			[[ "$needs" == - && "$scope" == step && "$prep" == yes && ${#STAGES[@]} == 0 ]] ||
+				die "$table: stage '$name': the stage that makes the commits is the first, of scope step, needs none and runs on the preparation"
+			;&
 		beside-build | after-build)
 			[[ "$inputs" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] ||
 				die "$table: stage '$name': a program's inputs are name,name,..."
-			[[ "$runs" == after-build || "$scope" == step ]] ||
+			[[ "$runs" != beside-build || "$scope" == step ]] ||
 				die "$table: stage '$name': a program beside the build is of scope step"
-			[[ "$runs" == beside-build || "$scope" == target ]] ||
+			[[ "$runs" != after-build || "$scope" == target ]] ||
 				die "$table: stage '$name': a program after the build is of scope target"
 			[[ -x "$STAGE_DIR/$name" ]] ||
 				die "$table: stage '$name': no program $STAGE_DIR/$name"
 			inputs=${inputs//,/ }
 			;;
+		driver)
+			[[ "$inputs" == - ]] ||
+				die "$table: stage '$name': a driver stage declares no inputs ('-')"
+			inputs=
+			;;
 		*)
-			die "$table: stage '$name': runs '$runs' is none of driver, beside-build, after-build"
+			die "$table: stage '$name': runs '$runs' is none of commit, driver, beside-build, after-build"
 			;;
 		esac
 		STAGES+=("$name")
@@ -142,6 +146,22 @@ load_stages()
 		STAGE_WHAT[$name]=$what
 	done < "$table"
 	((${#STAGES[@]})) || die "$table: no stage"
+}
+
+# stage_of_runs(): variable $1 = the first stage of the table whose
+# runs is $2, or empty (fails).
+stage_of_runs()
+{
+	local -n __sor_ref=$1; shift
+	local __sor_s
+
+	__sor_ref=
+	for __sor_s in "${STAGES[@]}"; do
+		[[ "${STAGE_RUNS[$__sor_s]}" == "$1" ]] || continue
+		__sor_ref=$__sor_s
+		return 0
+	done
+	return 1
 }
 
 # stages_write(): the loaded stage table, in the form the report reads
@@ -426,9 +446,9 @@ cell_exec()
 	local detail=$1; shift
 	local inputs=$1; shift
 	local prog=$1; shift
-	local rc stopped rules
+	local rc stopped rules name value p
 	local -a keep=() sb=() opts=()
-	local -A r
+	local -A r pdirs=()
 
 	[[ -n "${LANG:-}" ]] && keep+=("LANG=$LANG")
 	[[ -n "${LC_ALL:-}" ]] && keep+=("LC_ALL=$LC_ALL")
@@ -437,6 +457,17 @@ cell_exec()
 	opts=(--rw "$RUNDIR" --ro "$TOP" --ro "$STAGE_DIR" --ro "$WORKDIR"
 		--ro "${WT:-$WORKDIR}" --ro "${SERIES%/*}")
 	[[ -n "${KREPO:-}" ]] && sandbox_git opts "$KREPO"
+	# The series' patch files, wherever it keeps them (HOME is hidden).
+	for p in "${PREP_PATCHES[@]}" "${STEP_PATCH[@]}"; do
+		[[ "$p" == /* ]] && pdirs[${p%/*}]=1
+	done
+	for p in "${!pdirs[@]}"; do
+		opts+=(--ro "$p")
+	done
+	# An input whose name ends in -rw is a path the program writes.
+	while IFS=$'\t' read -r name value; do
+		[[ "$name" == *-rw && "$value" == /* ]] && opts+=(--rw "$value")
+	done < "$inputs"
 	sandbox_argv sb "${opts[@]}"
 	# shellcheck disable=SC2094  # the program appends to its log too
 	"${sb[@]}" env -i PATH="$PATH" TMPDIR="${TMPDIR:-/tmp}" "${keep[@]}" \

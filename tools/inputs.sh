@@ -229,6 +229,54 @@ gm_view_sum()
 {
 # The kernel repo: its path decides nothing (ids name the content).
 input_kernel_repo() { local -n __iv=$1 __ik=$2; __iv=$KREPO; __ik=; }
+# The same, for a program that makes commits there (the sandbox lets it
+# write: the name ends in -rw).
+input_kernel_repo_rw() { input_kernel_repo "$@"; }
+# The commit the step's patches go onto: the step before's, the base's
+# for the preparation (step 0). Keyed by its id, which names its whole
+# history, as the commit made on it names it.
+input_onto()
+{
+	local -n __iv=$1 __ik=$2
+	if (($3 == 0)); then
+		__iv=$BASE_COMMIT
+	else
+		__iv=${STEP_SHA[$3 - 1]}
+	fi
+	__ik=$__iv
+	[[ "$__iv" =~ ^[0-9a-f]{40}$ ]]
+}
+# The worktree, which the program writes (it makes the commit there), at
+# the commit input onto names: the driver checks it out before it starts
+# the program (apply_all), and the program checks that it is. Its
+# content is that commit's, which onto keys.
+input_worktree_rw() { local -n __iv=$1 __ik=$2; __iv=$WT; __ik=; }
+# The step's patch files (the preparation's at step 0), in order, as a
+# file of their paths, one a line; keyed by their contents and paths (a
+# failure's details name them where they are).
+input_patches()
+{
+	local -n __iv=$1 __ik=$2
+	local -a __ip=()
+	local __id
+
+	if (($3 == 0)); then
+		__ip=("${PREP_PATCHES[@]}")
+	else
+		__ip=("${STEP_PATCH[$3]}")
+	fi
+	[[ "${__ip[*]}" != *$'\n'* ]] || return 1
+	for __id in "${__ip[@]}"; do
+		[[ -r "$__id" ]] || return 1
+	done
+	cell_id_to __id "$3" "${5:--}" "$4"
+	__iv=$RUNDIR/inputs/$__id.patches
+	printf '%s\n' "${__ip[@]}" > "$__iv" || return 1
+	hash_files_to __ik "${__ip[@]}" || return 1
+	__ik="$__ik ${__ip[*]}"
+}
+# git, by its version (a program that runs git am or the like).
+input_git() { local -n __iv=$1 __ik=$2; __iv=-; tool_version_once __ik git; }
 # The step's commit, keyed by its patch: the message and the diff.
 input_commit()
 {

@@ -423,6 +423,18 @@ run_logged()
 # files a series touches, and the kernel's 80000 files take a minute to
 # check out and to remove.
 
+# patch_subject(): variable $1 = the subject of patch file $2 (as git am
+# would make it), else its file name.
+patch_subject()
+{
+	local -n __psj_ref=$1; shift
+	local patch=$1; shift
+
+	__psj_ref=$(git mailinfo /dev/null /dev/null < "$patch" 2>/dev/null |
+		sed -n 's/^Subject: //p')
+	[[ -n "$__psj_ref" ]] || __psj_ref=${patch##*/}
+}
+
 # patch_paths(): print the paths the diffs of the given patch files touch.
 patch_paths()
 {

@@ -13,7 +13,8 @@
 # program may read besides its own files and the tools it runs. The
 # program writes its log and details and leaves its result in the
 # record REC with result() (and result_out(), result_nocache()); it
-# writes nothing else of the driver's. Exit 0 when it gave a result;
+# writes nothing else of the driver's but the paths of its inputs whose
+# names end in -rw (the sandbox lets it write those alone). Exit 0 when it gave a result;
 # any other exit without one is the runner's "no result" failure.
 #
 # Sourced by tools/cell.sh (the record's writers) and by every stage

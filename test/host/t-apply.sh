@@ -1,32 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-apply.sh - tests of a patch that does not apply (apply_one,
-# tools/stages/apply.sh), on a small real repository: the details name
-# the patch (file and subject), each failing file and hunk, and say
-# whether `git am -3` would apply it: cleanly (the patch was made on an
-# older commit the repository holds), with conflicts, or not at all (the
-# blobs of its index lines are not in the repository); the summary says
-# the same in short. Whatever failed, the worktree is left as it was:
-# HEAD, index and files, no git am under way, no scratch file; and the
-# next patch applies.
+# t-apply.sh - the apply stage program (tools/stages/apply), run as the
+# cell runner runs it (its inputs file, a clean environment), on a small
+# real repository. A patch that does not apply: the details name the
+# patch (file and subject), each failing file and hunk, and say whether
+# `git am -3` would apply it: cleanly (the patch was made on an older
+# commit the repository holds), with conflicts, or not at all (the blobs
+# of its index lines are not in the repository); the summary says the
+# same in short. Whatever failed, the worktree is left as it was: HEAD,
+# index and files, no git am under way, no scratch file; and the next
+# patch applies, as the same commit each time. A worktree not at the
+# commit the inputs name is no verdict.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
-# shellcheck source=tools/lib.sh
-source "$T_TOP/tools/lib.sh"
-# shellcheck source=tools/stages/apply.sh
-source "$T_TOP/tools/stages/apply.sh"
 
 D=$T_TMP/apply
 KREPO=$D/kernel.git
 WT=$D/worktree
-WT_DESC="a throwaway worktree at $WT"
 SRC=$D/src
 P=$D/patches
 mkdir -p "$D" "$P"
 
-t_plan 28
+t_plan 32
 
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org \
 	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@localhost \
@@ -109,33 +106,56 @@ git init -q --bare "$KREPO"
 g push -q "$KREPO" "$BASE:refs/heads/base"
 git --git-dir="$KREPO" worktree add -q --detach "$WT" "$BASE"
 
-# fails(): apply_one of patch $1 fails (exit 1) and leaves the worktree
-# as it was (five results); LOG and DETAIL are its log and details.
+# apply(): run the program on step $1 with onto commit $2 and patch
+# files $3... (names in $P), as tools/cell.sh runs it; its record, log
+# and details are $D/$1.{rec,log,txt}, REC, LOG and DETAIL.
+apply()
+{
+	local idx=$1; shift
+	local onto=$1; shift
+	local in=$D/$idx.inputs p
+
+	REC=$D/$idx.rec LOG=$D/$idx.log DETAIL=$D/$idx.txt
+	rm -f "$REC" "$LOG" "$DETAIL"
+	for p in "$@"; do
+		echo "$P/$p"
+	done > "$D/$idx.patches"
+	printf '%s\t%s\n' kernel-repo-rw "$KREPO" worktree-rw "$WT" onto "$onto" \
+		patches "$D/$idx.patches" idx "$idx" git - > "$in"
+	# shellcheck disable=SC2094  # the program appends to its log too
+	env -i PATH="$PATH" "$T_TOP/tools/stages/apply" "$in" "$REC" "$LOG" "$DETAIL" \
+		>> "$LOG" 2>&1
+}
+
+# rec(): field $1 of the last record.
+rec()
+{
+	sed -n "s/^$1\t//p" "$REC"
+}
+
+# fails(): the program fails patch $1 and leaves the worktree as it was
+# (five results).
 fails()
 {
 	local name=$1; shift
-	local index rc
+	local index
 
-	LOG=$D/$name.log
-	DETAIL=$D/$name.txt
-	APPLY_WHY=
-	index=$(wt_index)
+	index=$(git -C "$WT" rev-parse --git-path index)
 	cp "$index" "$D/index.before"
-	apply_one "$P/$name" "$LOG" "$DETAIL"
-	rc=$?
-	t_eq "$name: git am fails" 1 "$rc"
-	t_eq "$name: HEAD is the base" "$BASE" "$(git_k rev-parse HEAD)"
+	apply 1 "$BASE" "$name"
+	t_eq "$name: git am fails, no commit made" "FAIL|" "$(rec status)|$(rec out)"
+	t_eq "$name: HEAD is the base" "$BASE" "$(git -C "$WT" rev-parse HEAD)"
 	t_eq "$name: no git am under way, nothing changed or left in the worktree" \
-		"no|" "$([[ -e "$(git_k rev-parse --git-path rebase-apply)" ]] && echo yes || echo no)|$(
-		git_k status --porcelain --ignored)"
+		"no|" "$([[ -e "$(git -C "$WT" rev-parse --git-path rebase-apply)" ]] && echo yes || echo no)|$(
+		git -C "$WT" status --porcelain --ignored)"
 	t_eq "$name: the index is the base's" "" \
-		"$(git_k diff-index --cached --name-only "$BASE")$(git_k ls-files -u)"
+		"$(git -C "$WT" diff-index --cached --name-only "$BASE")$(git -C "$WT" ls-files -u)"
 	t_eq "$name: no scratch file next to the log" "$LOG" "$(ls -d "$LOG"*)"
 }
 
 fails threeway.patch
-t_eq "threeway: the summary names the first failing hunk, and that git am -3 works" \
-	" at a.c:7 and 1 more; git am -3 would apply it" "$APPLY_WHY"
+t_eq "threeway: the summary names the patch, the first failing hunk, and that git am -3 works" \
+	"threeway.patch does not apply at a.c:7 and 1 more; git am -3 would apply it" "$(rec summary)"
 t_grep "threeway: details name the patch file and subject" \
 	'^actual: "a: Make line10 static" \(threeway\.patch\) does not apply: git am failed$' "$DETAIL"
 t_grep "threeway: details name a.c's failing hunk, with its header" \
@@ -149,19 +169,39 @@ t_grep "threeway: git's own words are quoted" '^  error: patch failed: a\.c:7$' 
 
 fails conflict.patch
 t_eq "conflict: the summary says git am -3 conflicts" \
-	" at a.c:9; git am -3 conflicts" "$APPLY_WHY"
+	"conflict.patch does not apply at a.c:9; git am -3 conflicts" "$(rec summary)"
 t_grep "conflict: details say where" '^three-way: git am -3 would conflict in a\.c$' "$DETAIL"
 
 fails noblob.patch
 t_eq "noblob: the summary says git am -3 cannot work" \
-	" at a.c:22; git am -3 cannot work: the base lacks its blobs" "$APPLY_WHY"
+	"noblob.patch does not apply at a.c:22; git am -3 cannot work: the base lacks its blobs" \
+	"$(rec summary)"
 t_grep "noblob: details name the blob the base lacks" \
 	"^three-way: git am -3 cannot work: the base lacks the blob\(s\) $(
 	sed -n 's/^index \([0-9a-f]*\)\.\..*/\1/p' "$P/noblob.patch") the patch" "$DETAIL"
 t_grep "noblob: details quote what git did not find" '^  error: while searching for:$' "$DETAIL"
 
-apply_one "$P/good.patch" "$D/good.log" "$D/good.txt"
-t_eq "after the failures, a patch that applies is applied" "a: Add a line|$BASE" \
-	"$(git_k log -1 --format=%s HEAD)|$(git_k rev-parse HEAD~)"
+apply 1 "$BASE" good.patch
+MADE=$(rec 'out\tsha')
+t_eq "after the failures, a patch that applies is applied: its author in the summary, the commit in out sha" \
+	"ok|A U Thor <author@example.org> Fri Feb 21 11:00:00 2020 +0000|a: Add a line|$BASE|$MADE" \
+	"$(rec status)|$(rec summary)|$(git -C "$WT" log -1 --format=%s HEAD)|$(git -C "$WT" rev-parse HEAD~)|$(git -C "$WT" rev-parse HEAD)"
+t_eq "the committer is the program's, at the author's date" \
+	"bisect-check <bisect-check@localhost> 1582282800" \
+	"$(git -C "$WT" log -1 --format='%cn <%ce> %ct' HEAD)"
+git -C "$WT" checkout -q --detach "$BASE"
+sleep 1
+apply 1 "$BASE" good.patch
+t_eq "the same patch on the same commit, a second later: the same commit" "$MADE" "$(rec 'out\tsha')"
+
+apply 1 "$BASE" good.patch
+t_eq "a worktree not at the commit onto names: no verdict, not stored, nothing applied" \
+	"FAIL|the worktree $WT is at $MADE, not at $BASE (the driver checks it out)|1|$MADE" \
+	"$(rec status)|$(rec summary)|$(rec nocache)|$(git -C "$WT" rev-parse HEAD)"
+
+git -C "$WT" checkout -q --detach "$BASE"
+apply 0 "$BASE"
+t_eq "the preparation without a patch: ok, its commit the base" "ok|0 patch(es)|$BASE" \
+	"$(rec status)|$(rec summary)|$(rec 'out\tsha')"
 
 t_done

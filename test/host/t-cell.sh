@@ -86,7 +86,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 77
+t_plan 81
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -231,12 +231,15 @@ bad_table "a driver stage with inputs is refused" $'a\t-\tstep\tyes\tdriver\tx,y
 bad_table "a program stage without its program is refused" \
 	$'nosuchprog\t-\tstep\tno\tbeside-build\tx\tone' "stage 'nosuchprog': no program .*/nosuchprog"
 bad_table "a runs value of no kind is refused" $'a\t-\tstep\tyes\tlater\t-\tone' \
-	"stage 'a': runs 'later' is none of driver, beside-build, after-build"
+	"stage 'a': runs 'later' is none of commit, driver, beside-build, after-build"
 bad_table "a program beside the build of scope target is refused" \
 	$'p\t-\ttarget\tno\tbeside-build\tcalls\tone' "stage 'p': a program beside the build is of scope step"
 bad_table "a program after the build of scope step is refused" \
 	$'p\t-\tstep\tno\tafter-build\tcalls\tone' "stage 'p': a program after the build is of scope target"
 bad_table "an empty table is refused" '# nothing' "no stage"
+bad_table "a stage that makes the commits after another is refused" \
+	$'a\t-\tstep\tyes\tdriver\t-\tone\napply\t-\tstep\tyes\tcommit\tgit\ttwo' \
+	"stage 'apply': the stage that makes the commits is the first"
 
 # --- skip_prep: what the table says does not run on the preparation ---
 new_run r6b
@@ -284,6 +287,16 @@ printf '#!/bin/bash\n' > "$STAGE_DIR/lost"
 printf '#!/bin/bash\necho x > "%s/.t-cell-escape"\nprintf "status\\tok\\nsummary\\tfine\\n" > "$2"\n' \
 	"$T_TOP" > "$STAGE_DIR/escape"
 chmod +x "$STAGE_DIR/mute" "$STAGE_DIR/lost" "$STAGE_DIR/escape"
+# writer and reader: write file "made" into the dir their input out-rw
+# or out names.
+for w in writer:out-rw reader:out; do
+	# shellcheck disable=SC2016  # the program's own variables
+	printf '%s\n' '#!/bin/bash' \
+		"dir=\$(sed -n 's/^${w#*:}\t//p' \"\$1\")" \
+		'if echo x > "$dir/made"; then s=wrote; else s=refused; fi' \
+		'printf "status\tok\nsummary\t%s\n" "$s" > "$2"' > "$STAGE_DIR/${w%:*}"
+	chmod +x "$STAGE_DIR/${w%:*}"
+done
 cat > "$T_TMP/prog-stages.tsv" <<'EOF'
 a	-	step	yes	driver	-	the driver's
 p	a	step	no	beside-build	calls,alpha	reads alpha
@@ -292,6 +305,8 @@ mute	a	step	no	beside-build	calls	leaves no result
 lost	a	step	no	beside-build	calls,nosuch	an input no one gives
 escape	a	step	no	beside-build	calls	writes where it may not
 r	a	target	no	after-build	calls,where	per target
+writer	a	step	no	beside-build	out-rw	writes where its -rw input is
+reader	a	step	no	beside-build	out	writes where its read input is
 EOF
 load_stages "$T_TMP/prog-stages.tsv"
 t_eq "load_stages: a program's inputs, in order" "calls alpha" "${STAGE_INPUTS[p]}"
@@ -302,6 +317,8 @@ input_calls() { local -n v=$1 k=$2; v=$CALLS; k=; }
 input_alpha() { local -n v=$1 k=$2; v=$ALPHA; k=$ALPHA_KEY; }
 input_beta() { local -n v=$1 k=$2; v=beta-value; k=$BETA_KEY; }
 input_where() { local -n v=$1 k=$2; v="$5 at $3"; k=$5; }
+input_out_rw() { local -n v=$1 k=$2; v=$OUTDIR; k=; }
+input_out() { input_out_rw "$@"; }
 }
 export T_SECRET=driver-only
 ALPHA=alpha-value ALPHA_KEY=ka BETA_KEY=kb
@@ -353,6 +370,17 @@ t_eq "a program that writes outside its run dir: stopped by the sandbox, and sai
 		[[ -e "$T_TOP/.t-cell-escape" ]] && echo "$T_TOP/.t-cell-escape written" || echo no file)"
 t_grep "its details quote what was refused" \
 	"^sandbox: read-only host: .*\.t-cell-escape: Read-only file system" "$(cell_detail 1 - escape)"
+# Outside the run dir and WORKDIR, where only a -rw input lets it write.
+OUTDIR=$(mktemp -d "$T_TOP/.t-cell-out.XXXXXX")
+cell_prog 1 - reader
+t_eq "an input the program reads: the sandbox keeps it from writing there" \
+	"the sandbox stopped what it ran: read-only host (1)|no file" \
+	"$(rec_get "$(cell_rec 1 - reader)" summary)|$(
+		[[ -e "$OUTDIR/made" ]] && echo written || echo no file)"
+cell_prog 1 - writer
+t_eq "an input whose name ends in -rw: the program writes there" \
+	"wrote|x" "$(rec_get "$(cell_rec 1 - writer)" summary)|$(cat "$OUTDIR/made" 2>&1)"
+rm -rf "$OUTDIR"
 : > "$CALLS"
 cell_prog 1 tA r
 cell_prog 1 tB r

@@ -82,7 +82,7 @@ val()
 	echo "$v"
 }
 
-t_plan 49
+t_plan 57
 
 # --- a commit: by its patch ---
 t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
@@ -137,6 +137,38 @@ t_eq "worktree: the same tree under another message, the same key" \
 	"$(key worktree 2)" "$(key worktree 3)"
 t_eq "worktree: a step whose tree is not known gives no value" "(failed)" \
 	"$(STEP_TREE=() key worktree 1)"
+
+# --- what the apply program reads and writes ---
+BASE_COMMIT=${STEP_SHA[0]}
+t_eq "onto: the base at the preparation, the step before's commit else; keyed by the id" \
+	"$BASE_COMMIT $BASE_COMMIT|${STEP_SHA[1]} ${STEP_SHA[1]}" \
+	"$(val onto 0) $(key onto 0)|$(val onto 2) $(key onto 2)"
+t_eq "onto: a step before that did not apply gives no value" "(failed)" \
+	"$(STEP_SHA[1]=-; key onto 2)"
+t_eq "worktree-rw, kernel-repo-rw: where they are, no key (onto's commit is their content)" \
+	"$WT||$KREPO|" "$(val worktree_rw 1)|$(key worktree_rw 1)|$(val kernel_repo_rw 1)|$(key kernel_repo_rw 1)"
+mkdir -p "$T_TMP/p" "$RUNDIR/inputs"
+echo one > "$T_TMP/p/0001-a.patch"
+echo two > "$T_TMP/p/0002-b.patch"
+cp "$T_TMP/p/0001-a.patch" "$T_TMP/p/copy.patch"
+t_eq "patches: the step's patch files, one a line, in a file the cell names" \
+	"$RUNDIR/inputs/1-apply.patches|$T_TMP/p/0001-a.patch" \
+	"$(STEP_PATCH[1]=$T_TMP/p/0001-a.patch; v=$(val patches 1 apply); echo "$v|$(cat "$v")")"
+t_eq "patches: the preparation's, in order, at step 0" \
+	"$T_TMP/p/0002-b.patch $T_TMP/p/0001-a.patch" \
+	"$(PREP_PATCHES=("$T_TMP/p/0002-b.patch" "$T_TMP/p/0001-a.patch"); \
+		v=$(val patches 0 apply); paste -sd ' ' "$v")"
+t_eq "patches: the same file again, the same key; another content or another path, another" \
+	"same|other|other" \
+	"$(STEP_PATCH[1]=$T_TMP/p/0001-a.patch; k=$(key patches 1); \
+	   [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)|$( \
+	   STEP_PATCH[1]=$T_TMP/p/0001-a.patch; k=$(key patches 1); echo changed >> "$T_TMP/p/0001-a.patch"; \
+	   [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)|$( \
+	   STEP_PATCH[1]=$T_TMP/p/0002-b.patch; k=$(key patches 1); cp "$T_TMP/p/0002-b.patch" "$T_TMP/p/b2.patch"; \
+	   STEP_PATCH[1]=$T_TMP/p/b2.patch; [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)"
+t_eq "patches: a patch file gone gives no value" "(failed)" \
+	"$(STEP_PATCH[1]=$T_TMP/p/nosuch.patch; key patches 1)"
+t_eq "git: no value, its version the key" "-|$(git --version)" "$(val git 1)|$(key git 1)"
 
 # --- the checkpatch.pl types a step accepts, as TYPE=REASON lines ---
 declare -a ACCEPT_TYPES=([1]='LONG_LINE UNKNOWN_COMMIT_ID ')
