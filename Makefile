@@ -165,6 +165,6 @@ clean: ## remove this repository's build products
 distclean: clean ## also remove WORKDIR (kernel repo, build dirs, caches, runs) and its kept worktree
 	@echo "removing $(WORKDIR): kernel repo, build dirs, ccache, result cache, runs"
 	$(Q)rm -rf "$(WORKDIR)"
-	$(Q)r=$$(bash -c '. tools/lib.sh && wt_root "$$1"' - "$(WORKDIR)") && \
+	$(Q)r=$$(bash -c '. tools/lib.sh && . tools/worktree.sh && wt_root "$$1"' - "$(WORKDIR)") && \
 		rm -rf "$$r/worktree-kept" "$$r/worktree-kept.index" "$$r/worktree-kept.commit" && \
 		{ rmdir "$$r" 2>/dev/null; true; }

@@ -49,6 +49,8 @@ source "$TOP/tools/cache.sh"
 source "$TOP/tools/series.sh"
 # shellcheck source=tools/sandbox.sh
 source "$TOP/tools/sandbox.sh"
+# shellcheck source=tools/worktree.sh
+source "$TOP/tools/worktree.sh"
 
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
 CASES=${BENCH_CASES:-cold-build distcc sandbox cold warm edit-3/3 long robots naive}

@@ -419,9 +419,7 @@ run_logged()
 }
 
 # ---------------------------------------------------------------------------
-# Sparse worktrees: b4, get_maintainer.pl and git range-diff need only the
-# files a series touches, and the kernel's 80000 files take a minute to
-# check out and to remove.
+# Patch files and the kernel repo.
 
 # patch_subject(): variable $1 = the subject of patch file $2 (as git am
 # would make it), else its file name.
@@ -435,138 +433,11 @@ patch_subject()
 	[[ -n "$__psj_ref" ]] || __psj_ref=${patch##*/}
 }
 
-# patch_paths(): print the paths the diffs of the given patch files touch.
-patch_paths()
-{
-	sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$@"
-}
-
-# sparse_patterns(): print a sparse checkout in .gitignore syntax: the
-# top-level files and, for each path on stdin, the files (not the
-# subdirectories) of every directory on its path.
-sparse_patterns()
-{
-	local -A seen=()
-	local -a parts
-	local path prefix part
-
-	printf '/*\n!/*/\n'
-	while read -r path; do
-		[[ "$path" == */* ]] || continue
-		IFS=/ read -ra parts <<< "${path%/*}"
-		prefix=
-		for part in "${parts[@]}"; do
-			prefix+=/$part
-			[[ -n "${seen[$prefix]:-}" ]] && continue
-			seen[$prefix]=1
-			printf '%s/\n!%s/*/\n' "$prefix" "$prefix"
-		done
-	done
-}
-
-# shm_is_tmpfs(): /dev/shm is a tmpfs mount (read from /proc/mounts: no
-# fork).
-shm_is_tmpfs()
-{
-	local dev mnt type rest
-	[[ -r /proc/mounts ]] || return 1
-	while read -r dev mnt type rest; do
-		[[ "$mnt" == /dev/shm && "$type" == tmpfs ]] && return 0
-	done < /proc/mounts
-	return 1
-}
-
-# git_repo(): git on the kernel repo, KREPO (git_k, tools/stages/apply.sh:
+# git_repo(): git on the kernel repo, KREPO (git_k, tools/worktree.sh:
 # in the worktree).
 git_repo()
 {
 	git --git-dir="$KREPO" "$@"
-}
-
-# wt_root(): where the throwaway worktree of WORKDIR $1 goes: WT_ROOT when
-# set; else a directory of ours on /dev/shm when that is a tmpfs of 8 GiB
-# or more (a run makes and removes a kernel tree's 80000 files: 8 s there
-# against 30 to 70 s on a disk); else WORKDIR itself.
-wt_root()
-{
-	local workdir=$1; shift
-	local dir size
-
-	if [[ -n "${WT_ROOT:-}" ]]; then
-		echo "$WT_ROOT"
-		return
-	fi
-	if shm_is_tmpfs && [[ -w /dev/shm ]]; then
-		size=$(df -k --output=size /dev/shm 2>/dev/null | tail -n 1)
-		dir=/dev/shm/bisect-check.$EUID.$(realpath -m "$workdir" | sha1sum | cut -c1-12)
-		# Made when needed (wt_root_make); if there, ours alone: not a
-		# symlink, owned by us (anyone can write to /dev/shm).
-		if ((${size:-0} >= 8 * 1024 * 1024)) &&
-		   { [[ ! -e "$dir" && ! -L "$dir" ]] ||
-		     [[ -d "$dir" && ! -L "$dir" && -O "$dir" ]]; }; then
-			echo "$dir"
-			return
-		fi
-	fi
-	echo "$workdir"
-}
-
-# wt_root_make(): make the directory of worktree $1, for us alone; one of
-# /dev/shm (wt_root) says in it which WORKDIR it is of ($2, default
-# WORKDIR): what wt_root_orphans goes by once that WORKDIR is gone.
-wt_root_make()
-{
-	local dir workdir=${2:-$WORKDIR}
-	dir=$(dirname "$1")
-	[[ -d "$dir" ]] || mkdir -m 700 "$dir" || return 1
-	# Said also in one made before it was said.
-	[[ "$dir" == /dev/shm/bisect-check.* && ! -e "$dir/.workdir" ]] &&
-		realpath -m "$workdir" > "$dir/.workdir"
-	return 0
-}
-
-# wt_root_orphans(): the worktree dirs of ours on /dev/shm whose WORKDIR
-# is gone (removed by hand: make distclean removes its own), one a line:
-# a kept worktree there holds a kernel tree in memory (1.5 GB) that no
-# run would use again. Only those that name their WORKDIR, and are the
-# dir wt_root gives it, and are ours.
-wt_root_orphans()
-{
-	local dir workdir
-
-	for dir in /dev/shm/bisect-check."$EUID".*; do
-		[[ -d "$dir" && ! -L "$dir" && -O "$dir" && -r "$dir/.workdir" ]] || continue
-		IFS= read -r workdir < "$dir/.workdir" || continue
-		[[ "$workdir" == /* && ! -e "$workdir" ]] || continue
-		[[ "$(wt_root "$workdir")" == "$dir" ]] && echo "$dir"
-	done
-	return 0
-}
-
-# wt_root_drop(): remove the directory of worktree $1 once empty (but for
-# what wt_root_make said in it), unless it is WORKDIR $2.
-wt_root_drop()
-{
-	local dir
-	dir=$(dirname "$1")
-	[[ "$dir" -ef "$2" ]] && return 0
-	[[ -e "$dir/.workdir" ]] || { rmdir "$dir" 2>/dev/null; return 0; }
-	rm -f "$dir/.workdir"
-	rmdir "$dir" 2>/dev/null || realpath -m "$2" > "$dir/.workdir"
-	return 0
-}
-
-# worktree_drop(): remove a throwaway worktree of a repository, on disk
-# and from the repository's list of worktrees. Not `git worktree remove`:
-# it first looks at every file for changes (20 s on a kernel tree) that
-# a throwaway worktree does not have to keep.
-worktree_drop()
-{
-	local repo=$1; shift
-	local wt=$1; shift
-
-	rm -rf "$wt"
-	git --git-dir="$repo" worktree prune >/dev/null 2>&1
 }
 
 # As a command: print a default, for the Makefile.

@@ -35,6 +35,8 @@
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
 	# shellcheck source=tools/lib.sh
 	source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+	# shellcheck source=tools/worktree.sh
+	source "$TOP/tools/worktree.sh"
 fi
 
 # The end of a run prunes run dirs only this many beyond PRUNE_RUNS.

@@ -20,6 +20,8 @@ PROG=range-diff
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tools/series.sh
 source "$TOP/tools/series.sh"
+# shellcheck source=tools/worktree.sh
+source "$TOP/tools/worktree.sh"
 
 OLD=${1:-$TOP/test/series/v1.yaml}
 NEW=${2:-${SERIES:-$TOP/series.yaml}}
@@ -73,20 +75,10 @@ cleanup()
 # make_worktree(): a sparse worktree, detached at the base.
 make_worktree()
 {
-	local gitdir
-
 	[[ -e "$WT" ]] && cleanup	# debris of a killed run: we hold the lock
 	defer cleanup
-	run_logged "$LOG" git_repo worktree add -f --no-checkout --detach "$WT" "$BASE" ||
-		die "cannot create the worktree $WT (see $LOG)"
-	gitdir=$(git -C "$WT" rev-parse --absolute-git-dir) ||
-		die "$WT is not a git worktree"
-	if ! { mkdir -p "$gitdir/info" &&
-		sparse_patterns < <(patch_paths "${OLD_PATCHES[@]}" "${NEW_PATCHES[@]}") > "$gitdir/info/sparse-checkout"; }; then
-		die "cannot write $gitdir/info/sparse-checkout"
-	fi
-	run_logged "$LOG" git_wt read-tree -mu HEAD ||
-		die "cannot check out $WT (see $LOG)"
+	worktree_sparse "$LOG" "$WT" "$BASE" - \
+		< <(patch_paths "${OLD_PATCHES[@]}" "${NEW_PATCHES[@]}")
 }
 
 # apply(): check out the base and `git am` the patches given; print the

@@ -34,6 +34,8 @@ PROG=send
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tools/series.sh
 source "$TOP/tools/series.sh"
+# shellcheck source=tools/worktree.sh
+source "$TOP/tools/worktree.sh"
 
 ABI_ONLY=0
 if [[ "${1:-}" == --abi ]]; then
@@ -320,12 +322,10 @@ cleanup()
 
 
 # make_worktree(): a fresh sparse worktree on a new branch b4/NAME at the
-# base. The sparse patterns are the worktree's own ($GIT_DIR/info), and
-# core.sparseCheckout comes with each command (WT_CONFIG).
+# base (worktree_sparse); core.sparseCheckout comes with each command
+# (WT_CONFIG).
 make_worktree()
 {
-	local gitdir
-
 	if [[ -e "$WT" ]] || git_repo rev-parse -q --verify "refs/heads/$BRANCH" > /dev/null; then
 		# We hold the send lock: these are debris of a killed send.
 		warn "removing the leftovers of an earlier send ($WT, $BRANCH)"
@@ -333,15 +333,8 @@ make_worktree()
 	fi
 	defer cleanup
 	step "worktree: $WT (sparse), branch $BRANCH at ${BASE:0:12}"
-	run_logged "$LOG" git --git-dir="$KREPO" worktree add -f --no-checkout -b "$BRANCH" "$WT" "$BASE" ||
-		die "worktree: cannot create $WT (see $LOG)"
-	gitdir=$(git -C "$WT" rev-parse --absolute-git-dir) ||
-		die "worktree: $WT is not a git worktree"
-	if ! { mkdir -p "$gitdir/info" && sparse_patterns < <(echo scripts/get_maintainer.pl; patch_paths "${PATCHES[@]}") > "$gitdir/info/sparse-checkout"; }; then
-		die "worktree: cannot write $gitdir/info/sparse-checkout"
-	fi
-	run_logged "$LOG" git_wt read-tree -mu HEAD ||
-		die "worktree: cannot check out $WT (see $LOG)"
+	worktree_sparse "$LOG" "$WT" "$BASE" "$BRANCH" \
+		< <(echo scripts/get_maintainer.pl; patch_paths "${PATCHES[@]}")
 	cp "$B4CONFIG" "$WT/.b4-config" || die "worktree: cannot copy .b4-config"
 }
 

@@ -8,6 +8,8 @@
 
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/worktree.sh
+source "$T_TOP/tools/worktree.sh"
 # shellcheck source=tools/cell.sh
 source "$T_TOP/tools/cell.sh"
 E2E_WORKDIR=$WORKDIR

@@ -18,6 +18,8 @@ PROG=make-long-series
 source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib.sh"
 # shellcheck source=tools/series.sh
 source "$TOP/tools/series.sh"
+# shellcheck source=tools/worktree.sh
+source "$TOP/tools/worktree.sh"
 
 KREPO=$WORKDIR/kernel.git
 BRANCH=bisect/unexport-kallsyms/v2

@@ -101,7 +101,7 @@ t_nogrep "3/3's build recompiles nothing 2/3 touched (the W=1 check kept mtimes)
 t_grep "3/3's build compiles what 3/3 touched" 'CC +kernel/kallsyms\.o$' \
 	"$E2E_RUN/logs/3-x86_64-gcc-build.log"
 # The worktree: the kept worktree of the run before, or checked out; at
-# the end kept, at the commit it was left at (tools/stages/apply.sh).
+# the end kept, at the commit it was left at (tools/worktree.sh).
 t_grep "the run's worktree was the kept worktree, or became it" \
 	'^(the worktree is the kept worktree, at|kept the worktree, at) [0-9a-f]{40}' \
 	"$E2E_RUN/logs/worktree.log"

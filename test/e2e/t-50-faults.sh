@@ -51,7 +51,8 @@ source "$T_TOP/test/e2e/lib-e2e.sh"
 FIX=$T_TOP/test/fixtures/faults
 KREPO=$WORKDIR/kernel.git
 # Where bisect-check puts the throwaway worktree of this WORKDIR.
-F_WT=$(bash -c 'source "$1" && wt_root "$2"' - "$T_TOP/tools/lib.sh" "$WORKDIR")/worktree
+F_WT=$(bash -c 'source "$1/tools/lib.sh" && source "$1/tools/worktree.sh" && wt_root "$2"' - \
+	"$T_TOP" "$WORKDIR")/worktree
 PREP_REF=refs/heads/bisect/unexport-kallsyms-v1/v1-base
 
 # How long a signalled run may take to print "interrupted" and to exit

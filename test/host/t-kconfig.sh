@@ -63,7 +63,7 @@ ids()
 {
 	TOP=$T_TOP WORKDIR=$D/wd WT=$D/worktree bash -c '
 		. "$TOP/tools/lib.sh"
-		for f in cell stages/import stages/apply stages/build stages/boot series; do
+		for f in cell import worktree stages/build stages/boot series; do
 			. "$TOP/tools/$f.sh"
 		done
 		load_series "$1"

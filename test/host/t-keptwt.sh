@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# t-keptwt.sh - tests of the kept worktree (tools/stages/apply.sh): the
+# t-keptwt.sh - tests of the kept worktree (tools/worktree.sh): the
 # first worktree is checked out, and at the end of the run kept, at the
 # commit it was left at; the next run's worktree is that one, moved back,
 # its files untouched; a file changed in place, a stray file, a commit
@@ -13,8 +13,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
-# shellcheck source=tools/stages/apply.sh
-source "$T_TOP/tools/stages/apply.sh"
+# shellcheck source=tools/worktree.sh
+source "$T_TOP/tools/worktree.sh"
 
 D=$T_TMP/keptwt
 WORKDIR=$D/work

@@ -15,8 +15,8 @@
 . "$T_TOP/tools/lib.sh"
 # shellcheck source=tools/stages/build.sh
 . "$T_TOP/tools/stages/build.sh"
-# shellcheck source=tools/stages/import.sh
-. "$T_TOP/tools/stages/import.sh"
+# shellcheck source=tools/import.sh
+. "$T_TOP/tools/import.sh"
 
 t_plan 20
 

@@ -109,12 +109,12 @@ ln -sfn 20261106-06 "$W2/runs/latest"
 mkdir -p "$W2/last-run"
 ln -sfn ../runs/20261102-02 "$W2/last-run/relative"
 ln -sfn "$W2/runs/none" "$W2/last-run/dangling"
-bash -c '. "$1/tools/lib.sh" && . "$1/tools/cache.sh" && . "$1/tools/prune.sh" &&
+bash -c '. "$1/tools/lib.sh" && . "$1/tools/worktree.sh" && . "$1/tools/cache.sh" && . "$1/tools/prune.sh" &&
 	WORKDIR=$2 prune_runs "$2" 2' prune "$T_TOP" "$W2"
 t_eq "sourced with cache.sh: the newest 2 runs and the pinned one stay" \
 	"20261102-02 20261105-05 20261106-06" \
 	"$(cd "$W2/runs" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | xargs)"
-# Worktree dirs on /dev/shm (lib.sh wt_root): one of a WORKDIR removed
+# Worktree dirs on /dev/shm (worktree.sh wt_root): one of a WORKDIR removed
 # by hand, with a kept worktree in it, goes; one of a WORKDIR that is
 # there stays, and so does one whose note names another WORKDIR than
 # its name says.
@@ -124,7 +124,7 @@ mkdir -p "$live"
 # lib(): command $@ in a shell with tools/lib.sh.
 lib()
 {
-	bash -c '. "$0/tools/lib.sh" && "$@"' "$T_TOP" "$@"
+	bash -c '. "$0/tools/lib.sh" && . "$0/tools/worktree.sh" && "$@"' "$T_TOP" "$@"
 }
 
 groot=$(lib wt_root "$gone") lroot=$(lib wt_root "$live") froot=$(lib wt_root "$T_TMP/forged")

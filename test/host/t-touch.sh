@@ -12,8 +12,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # shellcheck source=tools/lib.sh
 . "$T_TOP/tools/lib.sh"
-# shellcheck source=tools/stages/apply.sh
-. "$T_TOP/tools/stages/apply.sh"
+# shellcheck source=tools/worktree.sh
+. "$T_TOP/tools/worktree.sh"
 # shellcheck source=tools/stages/build.sh
 . "$T_TOP/tools/stages/build.sh"
 

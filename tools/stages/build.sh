@@ -9,7 +9,7 @@
 # shellcheck disable=SC2034  # BUILD_* are read by the callers
 #
 # Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh,
-# cell.sh and apply.sh.
+# cell.sh and worktree.sh.
 
 # Reproducible build identity: the same tree gives the same image.
 readonly BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2000"

@@ -34,7 +34,7 @@
 # the cached answer, by git alone (exports_valid, exports_holds): a
 # maintainer's edit of a comment is no new compile.
 #
-# Sourced by tools/bisect-check; expects lib.sh, cell.sh, apply.sh,
+# Sourced by tools/bisect-check; expects lib.sh, cell.sh, worktree.sh,
 # build.sh and wcheck.sh.
 
 # The most paths two trees may differ in for a cached cell to be judged

@@ -39,7 +39,7 @@
 # run; a series of small commits then checks each beside its build.
 #
 # Sourced by tools/bisect-check; expects lib.sh, cell.sh, findings.sh,
-# apply.sh (git_k) and build.sh (kmake, build_config).
+# worktree.sh (git_k) and build.sh (kmake, build_config).
 
 WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
 # What the compile's artifact depends on of this file (key inputs, with

@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# import.sh - stage 1: import the kernel tree that Debian's linux-source
-# package installs into a shared bare git repository, as one base commit
-# whose id depends only on the package version.
+# import.sh - the base of every step, before any stage: import the kernel
+# tree that Debian's linux-source package installs into a shared bare git
+# repository, as one base commit whose id depends only on the package
+# version.
 #
-# Stage functions report through CELL_* variables the caller reads.
-# shellcheck disable=SC2034
-#
-# Sourced by tools/bisect-check; expects lib.sh.
+# Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
+# worktree.sh.
+# shellcheck disable=SC2034  # the IMPORT_* it sets, worktree.sh and the driver read
 
 # Fixed identity and date of import commits: the same package version must
 # always give the same commit id.
@@ -103,7 +103,7 @@ stage_import()
 		return "$EXIT_SETUP"
 	fi
 
-	# The old mtime of a fresh worktree (apply.sh) before hashing, so that
+	# The old mtime of a fresh worktree (worktree.sh) before hashing, so that
 	# the unpacked tree can become this run's worktree as it is.
 	(cd "$top" && find . ! -type d -print0 | tee "$tmp/files" |
 		xargs -0 touch -h -m -d "@$WT_EPOCH") || return "$EXIT_SETUP"

@@ -1,11 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# apply.sh - stage 2: make the throwaway worktree and apply the preparation
-# and the series with `git am`, keeping each patch's authorship.
+# worktree.sh - the throwaway worktrees of the kernel repo, in one place:
+# where they go (wt_root: /dev/shm when it is big enough), the run's
+# worktree (made on first use, kept between runs as plain files when
+# git finds it clean, taken back by the next run), the sparse worktrees
+# of make send and range-diff (only the files a series touches), and
+# their removal.
 #
-# Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
-# cell.sh.
+# Sourced by tools/bisect-check, tools/bisect-run, tools/send.sh,
+# tools/range-diff.sh, tools/prune.sh and tools/bench.sh; expects lib.sh
+# (and, for the run's worktree, cell.sh's progress).
 
 # A fixed old mtime for every file of a fresh worktree; files that differ
 # from what the build dir last saw are touched again before building.
@@ -28,6 +33,7 @@ worktree_remove()
 	[[ -d "$WT" ]] && worktree_keep "${WT_LOG:-/dev/null}" && return 0
 	# Interrupted, with the worktree on disk: one rename now, the next
 	# run deletes it (on tmpfs, deleting takes a second and frees RAM).
+	# shellcheck disable=SC2153  # lib.sh's setting, not wt_root's workdir
 	if interrupted && [[ -d "$WT" ]] &&
 	   [[ "$(dirname "$WT")" -ef "$WORKDIR" ]] &&
 	   mv "$WT" "$WT.trash.$$" 2>/dev/null; then
@@ -252,4 +258,162 @@ kept_drop()
 {
 	rm -f "$WT_KEPT.commit"
 	rm -rf "$WT_KEPT" "$WT_KEPT.index"
+}
+
+# ---------------------------------------------------------------------------
+# Sparse worktrees: b4, get_maintainer.pl and git range-diff need only the
+# files a series touches, and the kernel's 80000 files take a minute to
+# check out and to remove.
+
+# patch_paths(): print the paths the diffs of the given patch files touch.
+patch_paths()
+{
+	sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$@"
+}
+
+# sparse_patterns(): print a sparse checkout in .gitignore syntax: the
+# top-level files and, for each path on stdin, the files (not the
+# subdirectories) of every directory on its path.
+sparse_patterns()
+{
+	local -A seen=()
+	local -a parts
+	local path prefix part
+
+	printf '/*\n!/*/\n'
+	while read -r path; do
+		[[ "$path" == */* ]] || continue
+		IFS=/ read -ra parts <<< "${path%/*}"
+		prefix=
+		for part in "${parts[@]}"; do
+			prefix+=/$part
+			[[ -n "${seen[$prefix]:-}" ]] && continue
+			seen[$prefix]=1
+			printf '%s/\n!%s/*/\n' "$prefix" "$prefix"
+		done
+	done
+}
+
+# shm_is_tmpfs(): /dev/shm is a tmpfs mount (read from /proc/mounts: no
+# fork).
+shm_is_tmpfs()
+{
+	local mnt type
+	[[ -r /proc/mounts ]] || return 1
+	while read -r _ mnt type _; do
+		[[ "$mnt" == /dev/shm && "$type" == tmpfs ]] && return 0
+	done < /proc/mounts
+	return 1
+}
+
+# wt_root(): where the throwaway worktree of WORKDIR $1 goes: WT_ROOT when
+# set; else a directory of ours on /dev/shm when that is a tmpfs of 8 GiB
+# or more (a run makes and removes a kernel tree's 80000 files: 8 s there
+# against 30 to 70 s on a disk); else WORKDIR itself.
+wt_root()
+{
+	local workdir=$1; shift
+	local dir size
+
+	if [[ -n "${WT_ROOT:-}" ]]; then
+		echo "$WT_ROOT"
+		return
+	fi
+	if shm_is_tmpfs && [[ -w /dev/shm ]]; then
+		size=$(df -k --output=size /dev/shm 2>/dev/null | tail -n 1)
+		dir=/dev/shm/bisect-check.$EUID.$(realpath -m "$workdir" | sha1sum | cut -c1-12)
+		# Made when needed (wt_root_make); if there, ours alone: not a
+		# symlink, owned by us (anyone can write to /dev/shm).
+		if ((${size:-0} >= 8 * 1024 * 1024)) &&
+		   { [[ ! -e "$dir" && ! -L "$dir" ]] ||
+		     [[ -d "$dir" && ! -L "$dir" && -O "$dir" ]]; }; then
+			echo "$dir"
+			return
+		fi
+	fi
+	echo "$workdir"
+}
+
+# wt_root_make(): make the directory of worktree $1, for us alone; one of
+# /dev/shm (wt_root) says in it which WORKDIR it is of ($2, default
+# WORKDIR): what wt_root_orphans goes by once that WORKDIR is gone.
+wt_root_make()
+{
+	local dir workdir=${2:-$WORKDIR}
+	dir=$(dirname "$1")
+	[[ -d "$dir" ]] || mkdir -m 700 "$dir" || return 1
+	# Said also in one made before it was said.
+	[[ "$dir" == /dev/shm/bisect-check.* && ! -e "$dir/.workdir" ]] &&
+		realpath -m "$workdir" > "$dir/.workdir"
+	return 0
+}
+
+# wt_root_orphans(): the worktree dirs of ours on /dev/shm whose WORKDIR
+# is gone (removed by hand: make distclean removes its own), one a line:
+# a kept worktree there holds a kernel tree in memory (1.5 GB) that no
+# run would use again. Only those that name their WORKDIR, and are the
+# dir wt_root gives it, and are ours.
+wt_root_orphans()
+{
+	local dir workdir
+
+	for dir in /dev/shm/bisect-check."$EUID".*; do
+		[[ -d "$dir" && ! -L "$dir" && -O "$dir" && -r "$dir/.workdir" ]] || continue
+		IFS= read -r workdir < "$dir/.workdir" || continue
+		[[ "$workdir" == /* && ! -e "$workdir" ]] || continue
+		[[ "$(wt_root "$workdir")" == "$dir" ]] && echo "$dir"
+	done
+	return 0
+}
+
+# wt_root_drop(): remove the directory of worktree $1 once empty (but for
+# what wt_root_make said in it), unless it is WORKDIR $2.
+wt_root_drop()
+{
+	local dir
+	dir=$(dirname "$1")
+	[[ "$dir" -ef "$2" ]] && return 0
+	[[ -e "$dir/.workdir" ]] || { rmdir "$dir" 2>/dev/null; return 0; }
+	rm -f "$dir/.workdir"
+	rmdir "$dir" 2>/dev/null || realpath -m "$2" > "$dir/.workdir"
+	return 0
+}
+
+# worktree_sparse(): a fresh sparse worktree $2 of the kernel repo at
+# commit $3, on a new branch $4 ("-": detached), logged to $1: the
+# top-level files and those of every directory of the paths on stdin
+# (sparse_patterns). The patterns are the worktree's own ($GIT_DIR/info);
+# core.sparseCheckout comes with each git command run there (the kernel
+# repo's config stays as it is). Dies naming what failed.
+worktree_sparse()
+{
+	local log=$1; shift
+	local wt=$1; shift
+	local rev=$1; shift
+	local branch=$1; shift
+	local gitdir
+	local -a add=(--detach)
+
+	[[ "$branch" == - ]] || add=(-b "$branch")
+	run_logged "$log" git_repo worktree add -f --no-checkout "${add[@]}" "$wt" "$rev" ||
+		die "worktree: cannot create $wt (see $log)"
+	gitdir=$(git -C "$wt" rev-parse --absolute-git-dir) ||
+		die "worktree: $wt is not a git worktree"
+	{ mkdir -p "$gitdir/info" && sparse_patterns > "$gitdir/info/sparse-checkout"; } ||
+		die "worktree: cannot write $gitdir/info/sparse-checkout"
+	run_logged "$log" git -C "$wt" -c core.sparseCheckout=true -c core.hooksPath=/dev/null \
+		read-tree -mu HEAD || die "worktree: cannot check out $wt (see $log)"
+}
+
+# worktree_drop(): remove a throwaway worktree of a repository, on disk
+# and from the repository's list of worktrees. Not `git worktree remove`:
+# it first looks at every file for changes (20 s on a kernel tree) that
+# a throwaway worktree does not have to keep.
+worktree_drop()
+{
+	local repo=$1; shift
+	local wt=$1; shift
+
+	rm -rf "$wt"
+	git --git-dir="$repo" worktree prune >/dev/null 2>&1
 }
