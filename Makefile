@@ -105,9 +105,9 @@ $(BIN)/%: tools/src/%.c tools/src/util.h tools/src/splat.h
 
 # The runner's bytes key every boot: made again when how it is compiled
 # (this file) changes, not only its sources.
-$(BIN)/guest-runner-%: test/guest/runner.c tools/src/splat.h tools/src/guestop.h Makefile
+$(BIN)/guest-runner-%: guest/runner.c tools/src/splat.h tools/src/guestop.h Makefile
 	$(Q)mkdir -p $(BIN)
-	$(Q)$(GUEST_CC) $(CFLAGS) -static -o $@ $<
+	$(Q)$(GUEST_CC) $(CFLAGS) -Itools/src -static -o $@ $<
 
 deps: ## install every Debian package the targets need
 	$(Q)tools/deps.sh tools bisect lint send

@@ -27,7 +27,7 @@ main()
 		olddefconfig bzImage modules > "$dir/build.log" 2>&1 || return 1
 	make -s O="$out" INSTALL_MOD_PATH="$dir/staging" modules_install \
 		>> "$dir/build.log" 2>&1 || return 1
-	rm -rf "$dir/mod" && cp -r "$TOP/test/guest/modules" "$dir/mod"
+	rm -rf "$dir/mod" && cp -r "$TOP/guest/modules" "$dir/mod"
 	make -s -C "$out" M="$dir/mod" KBUILD_MODPOST_WARN=1 modules \
 		>> "$dir/build.log" 2>&1 || return 1
 	make -s -C "$out" M="$dir/mod" INSTALL_MOD_PATH="$dir/staging" \

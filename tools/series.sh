@@ -139,7 +139,7 @@ guest_check()
 		((${#TEST_IDS[@]})) || return 0
 		for t in "${TGT_NAMES[@]}"; do
 			[[ "${TGT_BOOT[$t]}" == yes ]] &&
-				die "$file: target $t boots, but the series has no guest.run to judge its tests: declare what the guest does (test/guest/README), leave tests out, or boot: no"
+				die "$file: target $t boots, but the series has no guest.run to judge its tests: declare what the guest does (guest/README), leave tests out, or boot: no"
 		done
 		return 0
 	fi
@@ -157,7 +157,7 @@ guest_check()
 	return 0
 }
 
-# guest_program(): the guest runner's program (test/guest/README): the
+# guest_program(): the guest runner's program (guest/README): the
 # declared tests, then the operations.
 guest_program()
 {

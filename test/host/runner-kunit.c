@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * runner-kunit.c - the guest runner's judgement of a KUnit suite's
- * results, run on the host by test/host/t-runner.sh: test/guest/runner.c
+ * results, run on the host by test/host/t-runner.sh: guest/runner.c
  * is included whole, its main() renamed and never called, so that what
  * is tested is the runner's own code, not a copy of it; nothing here
  * mounts, loads or powers off anything.
@@ -17,7 +17,7 @@
  * message and exit 2.
  */
 #define main runner_main
-#include "../guest/runner.c"
+#include "../../guest/runner.c"
 #undef main
 
 int main(int argc, char **argv)

@@ -114,7 +114,7 @@ t_rc "an edited series is valid" 0 "$SERIES_BIN" "$T_TMP/edited.yaml"
 t_grep "its new step expects what 3/3 does" '^expect	4	kallsyms-lookup-name	no$' "$T_OUT"
 
 # The guest program: the declared tests, then the operations, one line
-# each, as the runner reads them (test/guest/README).
+# each, as the runner reads them (guest/README).
 load_series "$T_TOP/series.yaml"
 guest_program > "$T_TMP/program"
 t_eq "the guest program: 10 tests, then 17 operations" "10 17" \
@@ -123,7 +123,7 @@ t_grep "an exec operation runs the program from /bisect/bin" \
 	'^op	exec	path=/bisect/bin/ksymtab	args=kallsyms_lookup_name kallsyms_on_each_symbol	tests=ksymtab-exports	expect=ok$' \
 	"$T_TMP/program"
 t_eq "the programs it runs and their dir are kept" \
-	"ksymtab $T_TOP/test/guest/programs" "${GUEST_EXECS[*]} $GUEST_PROGRAMS"
+	"ksymtab $T_TOP/guest/programs" "${GUEST_EXECS[*]} $GUEST_PROGRAMS"
 t_grep "an operation keeps its tab-separated fields" \
 	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
 	"$T_TMP/program"
@@ -131,7 +131,7 @@ t_grep "an operation keeps its tab-separated fields" \
 GUEST_OPS_YAML=() TGT_SKIP_CASES=()
 series_write > "$T_TMP/noguest.yaml"
 t_eq "a booting series with tests but no guest.run is an error naming the file and the target" \
-	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run to judge its tests: declare what the guest does (test/guest/README), leave tests out, or boot: no" \
+	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run to judge its tests: declare what the guest does (guest/README), leave tests out, or boot: no" \
 	"$( (load_series "$T_TMP/noguest.yaml") 2>&1 | sed 's/^[^:]*: error: //')"
 
 # A series from a git tree, without claims: no cover letter, prep,

@@ -20,11 +20,11 @@ copy()
 {
 	local d=$1; shift
 
-	mkdir -p "$d/tools/src" "$d/test/guest" &&
+	mkdir -p "$d/tools/src" "$d/guest" &&
 		cp "$T_TOP/Makefile" "$d/" &&
 		cp "$T_TOP/tools/lib.sh" "$d/tools/" &&
 		cp "$T_TOP"/tools/src/*.h "$d/tools/src/" &&
-		cp "$T_TOP/test/guest/runner.c" "$d/test/guest/"
+		cp "$T_TOP/guest/runner.c" "$d/guest/"
 }
 
 # runner(): build the runner in dir $1 (make's arguments $2...), print

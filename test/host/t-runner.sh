@@ -7,7 +7,7 @@
 # hw_breakpoint suite's results as the guests gave them
 # (test/fixtures/runner/: arm64.results, 2 of the 9 cases pass;
 # x86_64.results, all 9; one-cpu.results, arm64's with the 2 skipped by
-# the suite). test/host/runner-kunit.c runs test/guest/runner.c's own
+# the suite). test/host/runner-kunit.c runs guest/runner.c's own
 # code, built here for the host with the sanitizers; nothing is booted.
 
 # shellcheck source=test/lib.sh
@@ -36,7 +36,7 @@ t_plan 27
 
 t_rc "runner-kunit.c builds: runner.c with the sanitizers" 0 \
 	"${CC:-cc}" -O1 -g -Wall -Wextra -Werror -fno-omit-frame-pointer \
-	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -I"$T_TOP/tools/src" \
 	-o "$JUDGE" "$T_TOP/test/host/runner-kunit.c"
 [[ -x "$JUDGE" ]] || t_done
 

@@ -5,7 +5,7 @@
 # bisect.config guest (clean, panic, hung, kernel BUG in rmmod, WARNING,
 # explicit dump_stack; arm64's BUG and NULL dereference, a panic without
 # a splat, a hung task) against complete, truncated, erroring and
-# differing results of test/guest/runner.c, and the crash title of every
+# differing results of guest/runner.c, and the crash title of every
 # splat, on the fixtures, made-up consoles and fuzzed ones.
 
 # shellcheck source=test/lib.sh

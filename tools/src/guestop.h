@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * guestop.h - the language of the guest runner's program (the format is
- * in test/guest/README), defined once for both of its sides: the host's
+ * in guest/README), defined once for both of its sides: the host's
  * series, which checks guest.run of series.yaml and prints it as program
- * lines, and the runner (test/guest/runner.c), which reads them in the
+ * lines, and the runner (guest/runner.c), which reads them in the
  * guest. Both include this file, so they cannot disagree on a kind, a
  * key or a limit.
  *

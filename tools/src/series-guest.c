@@ -2,7 +2,7 @@
 /*
  * series-guest.c - guest: of series.yaml, what the guest runner does:
  * its test modules and programs, and guest.run, checked against the
- * runner's language (guestop.h, test/guest/README).
+ * runner's language (guestop.h, guest/README).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,7 +14,7 @@
 
 /*
  * What the guest does, in order (guest.run): each operation names the
- * tests it belongs to and maybe what it must give (test/guest/README).
+ * tests it belongs to and maybe what it must give (guest/README).
  * Printed as the runner's program: "op KIND key=value..." records, in
  * the language of guestop.h. Its kinds (guest_kinds[]) are the YAML
  * keys naming an operation; a second value (load's params, write's

@@ -11,7 +11,7 @@
  * Usage: series [--arch NAME]... FILE
  *
  * guest.run, what the guest runner does, is checked here against the
- * runner's language (test/guest/README) and printed as its program lines.
+ * runner's language (guest/README) and printed as its program lines.
  *
  * Each --arch option adds NAME to the arch names that a target may
  * have; without any, every [a-z0-9_]+ is taken.
@@ -77,7 +77,7 @@ static void usage(FILE *f, bool full)
 		"  kconfig  CONFIG_X=y              (what its KUnit suites need)\n"
 		"  op       KIND  KEY=VALUE...      (each guest.run item, in order: the\n"
 		"                                   guest runner's program line,\n"
-		"                                   test/guest/README)\n"
+		"                                   guest/README)\n"
 		"  opyaml   {...}                   (the same item as a YAML flow mapping)\n"
 		"  prep     /abs/patch              (each base.prep patch, in order)\n"
 		"  patch    N  /abs/patch           (patches numbered from 1)\n"

@@ -276,7 +276,7 @@ boot_tools()
 		# is compiled (asked without make when it is not).
 		runner=${tg[runner]}
 		q=${runner#"$TOP"/}
-		if [[ ! "$runner" -nt "$TOP/test/guest/runner.c" ||
+		if [[ ! "$runner" -nt "$TOP/guest/runner.c" ||
 		      ! "$runner" -nt "$TOP/tools/src/splat.h" ||
 		      ! "$runner" -nt "$TOP/tools/src/guestop.h" ||
 		      ! "$runner" -nt "$TOP/Makefile" ]]; then
@@ -426,7 +426,7 @@ boot_setup()
 	# What the runner runs: the series' tests and guest operations.
 	GUEST_PROGRAM=$(guest_program)
 	# The runner and triage with every header they include.
-	hash_files_to h "$TOP/test/guest/runner.c" "$TOP/tools/src/triage.c" \
+	hash_files_to h "$TOP/guest/runner.c" "$TOP/tools/src/triage.c" \
 		"$TOP/tools/src/splat.h" "$TOP/tools/src/guestop.h" "$TOP/tools/src/util.h" \
 		"$TOP/tools/src/hangsym.c" "$TOP/tools/qemu-watch.sh"
 	# What a cached boot cell brings back is part of it too.

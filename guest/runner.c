@@ -52,8 +52,8 @@
 #define HAVE_DEBUG_EXIT_PORT	1
 #endif
 
-#include "../../tools/src/guestop.h"
-#include "../../tools/src/splat.h"
+#include "guestop.h"
+#include "splat.h"
 
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 
