@@ -314,10 +314,13 @@ build_ids()
 
 	GUESTMOD_ID=-
 	[[ "$GUEST_MODULES" == - ]] || hash_files_to GUESTMOD_ID "$GUEST_MODULES"/*
-	# How a target is built, the same for all (one subshell, not one each).
-	fns=$(declare -f kmake kmake_argv stage_build build_identity build_config \
-		build_touch_changed build_warnings build_recompiled build_sync_dir \
-		build_sandbox target_get target_words build_ident)
+	# How a target is built, the same for all: the files of the code
+	# that builds, whole (a list of its functions would miss one it
+	# calls): the build stage, the targets' code (kmake's arguments,
+	# build_ident's formula), the sandbox a build runs in (its
+	# environment).
+	hash_files_to fns "$TOP/tools/stages/build.sh" "$TOP/tools/target.sh" \
+		"$TOP/tools/sandbox.sh"
 	for t in "${TGT_NAMES[@]}"; do
 		target_get tg "$t"
 		target_words frags tg fragments

@@ -28,7 +28,7 @@ opts()
 		printf "%s" "$o"' opts "$@"
 }
 
-t_plan 14
+t_plan 15
 
 printf '%s\n' '# a comment' 'CONFIG_A=y' '' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a"
 printf '%s\n' 'CONFIG_A=y' '# CONFIG_B is not set' 'CONFIG_C="x y"' > "$D/a-bare"
@@ -58,19 +58,16 @@ t_eq "CRLF: an option unset with a CR is unset; a value's CR is dropped" \
 	"$(opts "$D/a" "$D/a-unset" "$D/d")" "$(opts "$D/a" "$D/crlf")"
 
 # ids(): build dir, build key id and the identity of a kernel of one tree
-# for target $2 of series file $1, as bisect-check makes them.
+# for target $2 of series file $1, as bisect-check makes them (the code
+# of checkout IDS_TOP, default this one).
 ids()
 {
-	TOP=$T_TOP WORKDIR=$D/wd WT=$D/worktree bash -c '
+	TOP=${IDS_TOP:-$T_TOP} WORKDIR=$D/wd WT=$D/worktree bash -c '
 		. "$TOP/tools/lib.sh"
 		for f in cell import worktree stages/build stages/boot series; do
 			. "$TOP/tools/$f.sh"
 		done
 		load_series "$1"
-		# IDENT_OTHER=1: the identity made another way (its code is an
-		# input of every image: KBUILD_BUILD_VERSION).
-		[[ -n "${IDENT_OTHER:-}" ]] && eval "$(declare -f build_ident |
-			sed "s/__bi_ref=\${h:0:12}/__bi_ref=\${h:0:10}/")"
 		build_ids
 		declare -A tg
 		target_get tg "$2"
@@ -100,9 +97,31 @@ t_eq "series.yaml's guest options are all set by the series config (else a serie
 	"$(opts "$T_TOP/tools/kconfig/bisect.config" <("$T_BIN/series" "$T_TOP/series.yaml" |
 		sed -n 's/^kconfig\t//p'))"
 
+# other(): a copy of this checkout's tools in $D/top, sed script $2
+# applied to its file $1: another checkout of the code that builds.
+other()
+{
+	rm -rf "$D/top"
+	mkdir -p "$D/top"
+	cp -r "$T_TOP/tools" "$D/top/" && sed -i "$2" "$D/top/$1" &&
+		! cmp -s "$T_TOP/$1" "$D/top/$1"
+}
+
+# shellcheck disable=SC2016  # a sed script: the $ is the code's own
+other tools/target.sh 's/__bi_ref=\${h:0:12}/__bi_ref=\${h:0:10}/'
 t_eq "the identity's code changed: another build key (an image carries it)" different \
-	"$(other=$(IDENT_OTHER=1 ids "$T_TOP/series.yaml" x86_64-gcc)
+	"$(other=$(IDS_TOP=$D/top ids "$T_TOP/series.yaml" x86_64-gcc)
 	   [[ "$(cut -d' ' -f2 <<< "$other")" != "$(cut -d' ' -f2 <<< "$mine")" &&
 	      "$(cut -d' ' -f3 <<< "$other")" != "$(cut -d' ' -f3 <<< "$mine")" ]] &&
 		echo different || echo "the same: $other")"
+# A function of the build stage no list of functions named (the key is
+# the build's files, whole): another build key, the same kernel.
+other tools/stages/build.sh '/^build_steps_of()$/,/^}$/s/^{$/{\n\t:/'
+t_eq "any function of the build's code changed: another build key, the same identity" \
+	"key changed, identity kept" \
+	"$(other=$(IDS_TOP=$D/top ids "$T_TOP/series.yaml" x86_64-gcc)
+	   [[ "$(cut -d' ' -f2 <<< "$other")" != "$(cut -d' ' -f2 <<< "$mine")" ]] &&
+		echo -n "key changed" || echo -n "key kept"
+	   [[ "$(cut -d' ' -f3 <<< "$other")" == "$(cut -d' ' -f3 <<< "$mine")" ]] &&
+		echo ", identity kept" || echo ", identity changed: $other")"
 t_done

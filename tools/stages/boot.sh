@@ -426,16 +426,15 @@ boot_setup()
 	# What the runner runs: the series' tests and guest operations.
 	GUEST_PROGRAM=$(guest_program)
 	# The runner and triage with every header they include.
+	# The boot stage's own code, whole (a list of its functions would
+	# miss one they call: qemu_wait, boot_accel, ...).
 	hash_files_to h "$TOP/guest/runner.c" "$TOP/tools/src/triage.c" \
 		"$TOP/tools/src/splat.h" "$TOP/tools/src/guestop.h" "$TOP/tools/src/util.h" \
-		"$TOP/tools/src/hangsym.c" "$TOP/tools/qemu-watch.sh"
+		"$TOP/tools/src/hangsym.c" "$TOP/tools/qemu-watch.sh" "$TOP/tools/stages/boot.sh"
 	# What a cached boot cell brings back is part of it too.
 	cache_evidence ev boot
 	hash_to BOOT_ID "$h" "$ev" \
-		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" \
-		"$(declare -f make_initramfs qemu_start stage_boot_start stage_boot_finish stage_tests \
-			boot_hang boot_judge boot_suspect boot_outcome boot_disagree)" \
-		"$v"
+		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" "$v"
 	ACCEL_DONE=0
 	BOOT_PENDING=()
 	return 0

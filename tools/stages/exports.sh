@@ -216,12 +216,13 @@ exports_plan()
 	# What decides the cell besides the exports and the config, and
 	# the memo of the exports, asked once a run.
 	if [[ -z "${EXPORTS_CODE_ID:-}" ]]; then
-		hash_files_to EXPORTS_CODE_ID "$TOP/tools/src/kdeps.c" "$TOP/tools/src/util.h"
+		hash_files_to EXPORTS_CODE_ID "$TOP/tools/stages/exports.sh" \
+			"$TOP/tools/src/kdeps.c" "$TOP/tools/src/util.h"
 		wcheck_code w
-		hash_to EXPORTS_CODE_ID "$EXPORTS_CODE_ID" "$(declare -f stage_exports \
-			exports_removed exports_compile exports_reads)" "$w"
+		hash_to EXPORTS_CODE_ID "$EXPORTS_CODE_ID" "$w"
 		tool_version_once gv git
-		hash_to EXPORTS_MEMO_ID "$(declare -f exports_removed)" "$gv"
+		hash_files_to EXPORTS_MEMO_ID "$TOP/tools/stages/exports.sh"
+		hash_to EXPORTS_MEMO_ID "$EXPORTS_MEMO_ID" "$gv"
 	fi
 	# A fact of two commits (a warm rerun forks nothing for it): kept
 	# as "symbol=file" words, files having no blank (exports_removed).

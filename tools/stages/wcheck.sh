@@ -42,17 +42,14 @@
 # worktree.sh (git_k) and build.sh (kmake, build_config).
 
 WCHECK_MAX_INCLUDERS=${WCHECK_MAX_INCLUDERS:-8}
-# What the compile's artifact depends on of this file (key inputs, with
-# WCHECK_MAX_INCLUDERS; wcheck_code).
-readonly -a WCHECK_FUNCS=(wcheck_dir wcheck_ready wcheck_make wcheck_objects wcheck_built
-	wcheck_compile wcheck_in_tree wcheck_plan wcheck_side_keep wcheck_run wcheck_preside)
 
-# wcheck_code(): variable $1 = the text of the functions above, for the
-# keys of what their compiles decide (wcheck_art's, exports_plan's).
+# wcheck_code(): variable $1 = the id of this file, whole, for the keys
+# of what its compiles and verdicts decide (wcheck_art's, the w1 and
+# sparse cells', exports_plan's): a list of its functions would miss one
+# they call.
 wcheck_code()
 {
-	local -n __wc_ref=$1; shift
-	__wc_ref=$(declare -f "${WCHECK_FUNCS[@]}")
+	hash_files_to "$1" "$TOP/tools/stages/wcheck.sh"
 }
 
 # The base of wcheck_art's keys by config, asked twice a step.
