@@ -94,7 +94,7 @@ rec_get()
 # load_stages(): the stage table $1 (tools/stages.tsv): STAGES in
 # pipeline order; by name, STAGE_NEEDS (the stage each needs),
 # STAGE_SCOPE (step or target), STAGE_PREP (yes or no), STAGE_RUNS
-# (commit, driver, beside-build or after-build), STAGE_INPUTS (a program's inputs, space
+# (commit, driver, beside-build, after-build or after-boot), STAGE_INPUTS (a program's inputs, space
 # separated) and STAGE_WHAT. Dies naming the table and the stage on a
 # bad line.
 load_stages()
@@ -117,13 +117,15 @@ load_stages()
 			[[ "$needs" == - && "$scope" == step && "$prep" == yes && ${#STAGES[@]} == 0 ]] ||
 				die "$table: stage '$name': the stage that makes the commits is the first, of scope step, needs none and runs on the preparation"
 			;&
-		beside-build | after-build)
+		beside-build | after-build | after-boot)
 			[[ "$inputs" =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] ||
 				die "$table: stage '$name': a program's inputs are name,name,..."
 			[[ "$runs" != beside-build || "$scope" == step ]] ||
 				die "$table: stage '$name': a program beside the build is of scope step"
 			[[ "$runs" != after-build || "$scope" == target ]] ||
 				die "$table: stage '$name': a program after the build is of scope target"
+			[[ "$runs" != after-boot || "$scope" == target ]] ||
+				die "$table: stage '$name': a program after the boot is of scope target"
 			[[ -x "$STAGE_DIR/$name" ]] ||
 				die "$table: stage '$name': no program $STAGE_DIR/$name"
 			inputs=${inputs//,/ }
@@ -134,7 +136,7 @@ load_stages()
 			inputs=
 			;;
 		*)
-			die "$table: stage '$name': runs '$runs' is none of commit, driver, beside-build, after-build"
+			die "$table: stage '$name': runs '$runs' is none of commit, driver, beside-build, after-build, after-boot"
 			;;
 		esac
 		STAGES+=("$name")
@@ -402,16 +404,23 @@ cell_end()
 # FUNCTION REC LOG DETAIL ARGS...
 cell_run()
 {
+	cell_lookup "$1" "$2" "$3" "$4" "$5" && return 0
+	cell_make "$@"
+}
+
+# cell_make(): one cell, made: its stage run, never the cache asked (what
+# judges a boot just made); as cell_run, VALID unused.
+cell_make()
+{
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
 	local key=$1; shift
-	local valid=$1; shift
+	shift	# VALID: cell_run's
 	local fn=$1; shift
 	local t0
 	local -A c
 
-	cell_lookup "$idx" "$tgt" "$stage" "$key" "$valid" && return 0
 	cell_begin t0 "$idx" "$tgt" "$stage"
 	cell_files c "$idx" "$tgt" "$stage"
 	: > "${c[detail]}"
@@ -550,6 +559,16 @@ cell_prog_run()
 
 	cell_id_to id "$idx" "$tgt" "$stage"
 	cell_run "$idx" "$tgt" "$stage" "$key" - cell_exec "$RUNDIR/inputs/$id.tsv" "$stage"
+}
+
+# cell_prog_exec(): as cell_prog_run, but the program is run whatever
+# the cache has (cell_make).
+cell_prog_exec()
+{
+	local id
+
+	cell_id_to id "$1" "$2" "$3"
+	cell_make "$1" "$2" "$3" "$4" - cell_exec "$RUNDIR/inputs/$id.tsv" "$3"
 }
 
 # cell_prog(): the cell of program stage $3 at step $1 on target $2 ("-"

@@ -460,3 +460,29 @@ input_abi_tool()
 	__iv=$TOP/tools/bin/abi
 	hash_files_to __ik "$TOP/tools/src/abi.c" "$TOP/tools/src/util.h"
 }
+# The results of the step's boot on the target, for a stage that judges
+# them: the boot's dir (its triage.tsv, the skips it was given, the
+# second boot's findings); keyed by the boot cell's key, which covers the
+# kernel, the guest's program and how it ran (boot_cells writes it there,
+# boot.key, before it looks the cells up).
+input_boot_results()
+{
+	local -n __iv=$1 __ik=$2
+	local __id
+
+	cell_id_to __id "$3" "$5"
+	__iv=$RUNDIR/boot/$__id
+	text_of __ik "$__iv/boot.key" && [[ -n "$__ik" ]]
+}
+# The record of that boot: a boot not stored (flaky, or its tool failed)
+# makes what judges it not stored either. No key: the boot's key is
+# boot-results'.
+input_boot_record()
+{
+	local -n __iv=$1 __ik=$2
+	local -A __ib
+
+	cell_files __ib "$3" "$5" boot
+	__iv=${__ib[rec]}
+	__ik=
+}

@@ -6,8 +6,9 @@
 # boot_cells and stage_boot_start, with the initramfs and QEMU replaced
 # by stubs, give the runner series.yaml's skips on the kernel command line
 # (bisect_skip= for whole claims, bisect_skip_cases= for KUnit cases of
-# one), and stage_tests makes a tests cell of a triage that held "acked",
-# quoting the cases and their reason.
+# one), and the tests program (tools/stages/tests, run as the cell runner
+# runs it) makes a tests cell of a triage that held "acked", quoting the
+# cases and their reason.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -45,26 +46,31 @@ mkdir -p "$ART"
 boot()
 {
 	QEMU_EXTRA=
-	boot_cells "$1" "$2" "$ART" key
 	DIR=$RUNDIR/boot/$(cell_id "$1" "$2")
+	# The driver makes the run's boot dirs (make_rundir).
+	mkdir -p "$DIR"
+	boot_cells "$1" "$2" "$ART" key
 }
 
-# tests(): stage_tests on DIR with the triage records $@ (one a line),
-# into REC and DETAIL.
+# tests(): the tests program on DIR with the triage records $@ (one a
+# line), into REC and DETAIL.
 tests()
 {
 	REC=$RUNDIR/results/tests.tsv
 	DETAIL=$RUNDIR/details/tests.txt
 	printf '%s\n' "$@" > "$DIR/triage.tsv"
 	: > "$RUNDIR/results/boot.tsv"
-	stage_tests "$REC" "$RUNDIR/logs/tests.log" "$DETAIL" "$DIR" "$RUNDIR/results/boot.tsv"
+	printf '%s\t%s\n' boot-results "$DIR" boot-record "$RUNDIR/results/boot.tsv" \
+		> "$RUNDIR/tests.inputs"
+	env -i PATH="$PATH" "$T_TOP/tools/stages/tests" "$RUNDIR/tests.inputs" "$REC" \
+		"$RUNDIR/logs/tests.log" "$DETAIL"
 }
 
 TAB=$'\t'
 WORDS=hw_breakpoint.test_one_task_on_all_cpus,hw_breakpoint.test_two_tasks_on_all_cpus,hw_breakpoint.test_one_task_on_one_cpu,hw_breakpoint.test_one_task_mixed,hw_breakpoint.test_two_tasks_on_one_cpu,hw_breakpoint.test_two_tasks_on_one_all_cpus,hw_breakpoint.test_task_on_all_and_one_cpu
 CASES="test_one_task_on_all_cpus, test_two_tasks_on_all_cpus, test_one_task_on_one_cpu, test_one_task_mixed, test_two_tasks_on_one_cpu, test_two_tasks_on_one_all_cpus, test_task_on_all_and_one_cpu"
 
-t_plan 12
+t_plan 15
 
 load_series "$T_TOP/series.yaml"
 
@@ -111,5 +117,27 @@ t_eq "x86_64-gcc: no case skip kept" "" "$(< "$DIR/skip-cases.tsv")"
 tests "tests${TAB}ok${TAB}9 of 9 as expected" \
 	"test${TAB}hwbp-kunit${TAB}yes${TAB}yes${TAB}ok${TAB}"
 t_eq "x86_64-gcc held: ok, not acked" "ok" "$(rec_get "$REC" status)"
+
+# Booted twice (the boot's disagree.txt): the claims the two boots
+# disagree on make the verdict flaky, never stored; the boot's own line
+# is the boot cell's.
+: > "$DIR/triage.1.tsv"
+printf '%s\n' 'boot: timeout, then ok' > "$DIR/disagree.txt"
+tests "tests${TAB}ok${TAB}9 of 9 as expected" "test${TAB}hwbp-kunit${TAB}yes${TAB}yes${TAB}ok${TAB}"
+t_eq "booted twice, the claims agree: ok, stored" "ok|" \
+	"$(rec_get "$REC" status)|$(rec_get "$REC" nocache)"
+printf '%s\n' 'boot: timeout, then ok' 'hwbp-kunit: no, then yes' 'hwbp-write: yes, then no' \
+	> "$DIR/disagree.txt"
+tests "tests${TAB}ok${TAB}9 of 9 as expected" "test${TAB}hwbp-kunit${TAB}yes${TAB}yes${TAB}ok${TAB}"
+t_eq "booted twice, claims disagree: flaky, each said, not stored" \
+	"flaky|hwbp-kunit: no, then yes; hwbp-write: yes, then no|1" \
+	"$(rec_get "$REC" status)|$(rec_get "$REC" summary)|$(rec_get "$REC" nocache)"
+rm -f "$DIR/triage.1.tsv" "$DIR/disagree.txt"
+tests "tests${TAB}ok${TAB}9 of 9 as expected" "test${TAB}hwbp-kunit${TAB}yes${TAB}yes${TAB}ok${TAB}"
+printf 'nocache\t1\n' > "$RUNDIR/results/boot.tsv"
+env -i PATH="$PATH" "$T_TOP/tools/stages/tests" "$RUNDIR/tests.inputs" "$REC" \
+	"$RUNDIR/logs/tests.log" "$DETAIL"
+t_eq "a boot not stored: its tests cell is not either" "ok|1" \
+	"$(rec_get "$REC" status)|$(rec_get "$REC" nocache)"
 
 t_done

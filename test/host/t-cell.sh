@@ -86,7 +86,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 81
+t_plan 83
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -231,12 +231,14 @@ bad_table "a driver stage with inputs is refused" $'a\t-\tstep\tyes\tdriver\tx,y
 bad_table "a program stage without its program is refused" \
 	$'nosuchprog\t-\tstep\tno\tbeside-build\tx\tone' "stage 'nosuchprog': no program .*/nosuchprog"
 bad_table "a runs value of no kind is refused" $'a\t-\tstep\tyes\tlater\t-\tone' \
-	"stage 'a': runs 'later' is none of commit, driver, beside-build, after-build"
+	"stage 'a': runs 'later' is none of commit, driver, beside-build, after-build, after-boot"
 bad_table "a program beside the build of scope target is refused" \
 	$'p\t-\ttarget\tno\tbeside-build\tcalls\tone' "stage 'p': a program beside the build is of scope step"
 bad_table "a program after the build of scope step is refused" \
 	$'p\t-\tstep\tno\tafter-build\tcalls\tone' "stage 'p': a program after the build is of scope target"
 bad_table "an empty table is refused" '# nothing' "no stage"
+bad_table "a program after the boot of scope step is refused" \
+	$'p\t-\tstep\tno\tafter-boot\tcalls\tone' "stage 'p': a program after the boot is of scope target"
 bad_table "a stage that makes the commits after another is refused" \
 	$'a\t-\tstep\tyes\tdriver\t-\tone\napply\t-\tstep\tyes\tcommit\tgit\ttwo' \
 	"stage 'apply': the stage that makes the commits is the first"

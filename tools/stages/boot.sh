@@ -711,8 +711,10 @@ stage_boot_finish()
 		qemu_wait
 		rc=$?
 		boot_judge "$log" "$detail" "$art" "$dir" "$rc" "${tg[cross]}"
-		# The boot's own verdict; the claims are the tests cell's.
-		differ=$(boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" | grep '^boot: ')
+		# The boot's own verdict; the claims are the tests cell's
+		# (tools/stages/tests reads the rest of disagree.txt).
+		boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" > "$dir/disagree.txt"
+		differ=$(grep '^boot: ' "$dir/disagree.txt")
 	fi
 	result "$rec" "$B_STATUS" "$B_SUMMARY ($accel)"
 	if [[ -n "$differ" ]]; then
@@ -749,99 +751,23 @@ stage_boot_finish()
 	return 0
 }
 
-# stage_tests(): the tests stage: the claims' verdict, from the boot's
-# triage.tsv; claims skipped as declared (DIR/skip.tsv), and claims
-# that held without KUnit cases the target does not count
-# (DIR/skip-cases.tsv), make an ok verdict "acked", each quoted with its
-# reason. Args: REC LOG DETAIL DIR BOOT_REC.
-stage_tests()
-{
-	local rec=$1; shift
-	local log=$1; shift
-	local detail=$1; shift
-	local dir=$1; shift
-	local boot_rec=$1; shift
-	local kind a b c d e r status=skip summary="no triage" wrong=0 order=() partly=() flaky
-	local -A reason_of=() ids=() cases_of=()
-
-	: > "$detail"
-	while IFS=$'\t' read -r a b; do
-		reason_of[$a]=$b
-	done < "$dir/skip.tsv"
-	while IFS=$'\t' read -r a b c; do
-		cases_of[$a]="cases ${b//,/, }: $c"
-	done < "$dir/skip-cases.tsv"
-	while IFS=$'\t' read -r kind a b c d e; do
-		case $kind in
-		identity) [[ "$a" == FAIL ]] && wrong=1 ;;
-		tests) status=$a; summary=$b ;;
-		tests-detail) echo "$a" >> "$detail" ;;
-		test)
-			if [[ "$d" == ok && "$b" == skip ]]; then
-				# One line per reason, naming its tests.
-				r=${reason_of[$a]:-}
-				[[ -n "${ids[$r]:-}" ]] || order+=("$r")
-				ids[$r]+="${ids[$r]:+, }$a"
-				continue
-			fi
-			# Held, judged by the cases the target counts.
-			[[ "$d" == ok && -n "${cases_of[$a]:-}" ]] &&
-				partly+=("SKIP on this target: $a ${cases_of[$a]}")
-			[[ "$d" == ok ]] && continue
-			echo "$a: expected $b, actual $c: $e" >> "$detail"
-			;;
-		esac
-	done < "$dir/triage.tsv"
-	for r in "${order[@]}"; do
-		echo "SKIP on this target: ${ids[$r]}: $r" >> "$detail"
-	done
-	((${#partly[@]})) && printf '%s\n' "${partly[@]}" >> "$detail"
-	[[ "$status" == ok ]] && ((${#order[@]} + ${#partly[@]})) && status=acked
-	# Booted twice (stage_boot_finish): claims the two boots disagree on.
-	if [[ -f "$dir/triage.1.tsv" ]]; then
-		flaky=$(boot_disagree "$dir/triage.1.tsv" "$dir/triage.tsv" | grep -v '^boot: ')
-		if [[ -n "$flaky" ]]; then
-			status=flaky
-			summary=$(echo "$flaky" | paste -sd ';' | sed 's/;/; /g')
-			{
-				echo "flaky: two boots of the same kernel disagree on these claims:"
-				echo "  ${flaky//$'\n'/$'\n'  }"
-				echo "first boot's results: $dir/results.1.ktap"
-			} >> "$detail"
-		fi
-	fi
-	if [[ "$status" == FAIL ]]; then
-		echo "results: $dir/results.ktap" >> "$detail"
-		# The runner's dump of the kernel log (the console is quiet).
-		[[ -s "$dir/kernel.log" ]] && echo "kernel log: $dir/kernel.log" >> "$detail"
-	fi
-	echo "judged from $dir/triage.tsv" >> "$log"
-	if ((wrong)); then
-		# Results of another kernel say nothing about this step.
-		status=skip
-		summary="the guest ran another kernel (see boot)"
-	fi
-	result "$rec" "$status" "$summary"
-	# A flaky verdict is no verdict on the step: never stored.
-	[[ "$status" == flaky || -n "$(rec_get "$boot_rec" nocache)" ]] && result_nocache "$rec"
-	return 0
-}
-
-# boot_cells(): the boot and tests cells of step $1 built for target $2:
-# both from the cache, or a guest started here and
+# boot_cells(): the boot cell of step $1 built for target $2 and the cells
+# of the programs that judge its results (tools/stages.tsv, runs
+# after-boot: tests): all from the cache, or a guest started here and
 # judged by boot_pending_finish: at once, or (boot_setup async) when the
 # next boot starts or the run ends, so that the guest (one thread under
 # TCG) runs while the next build goes on (a build leaves a core idle
-# while it links).
+# while it links). The boot's key is written to its dir first (boot.key:
+# the key of what judges it, input boot-results).
 boot_cells()
 {
 	local idx=$1; shift
 	local tgt=$1; shift
 	local art=$1; shift
 	local build_key=$1; shift
-	local key id ident t0 qver exp=()
+	local key id ident t0 qver s k hit exp=()
 	local -a qargs
-	local -A tg f
+	local -A tg f keys=()
 
 	for id in "${TEST_IDS[@]}"; do
 		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
@@ -860,19 +786,38 @@ boot_cells()
 	hash_to key "$build_key" "$BOOT_ID" "${exp[*]}" "$ident" \
 		"$qver" "${qargs[*]}" "${tg[console]}" "${tg[results]}" "${tg[res-args]}" \
 		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}" "${GUEST_BIN_SUM[${TGT_ARCH[$tgt]}]:-}"
-	if cache_has boot "$key" && cache_has tests "$key"; then
-		cell_lookup "$idx" "$tgt" boot "$key" && cell_lookup "$idx" "$tgt" tests "$key" && return 0
+	cell_files f "$idx" "$tgt" boot
+	printf '%s\n' "$key" > "$RUNDIR/boot/${f[prefix]}/boot.key" ||
+		die "cannot write $RUNDIR/boot/${f[prefix]}/boot.key: check space and permissions of WORKDIR=$WORKDIR"
+	# Served only all together: what judges a boot judges that boot.
+	hit=0
+	if cache_has boot "$key"; then
+		hit=1
+		for s in "${STAGES[@]}"; do
+			[[ "${STAGE_RUNS[$s]}" == after-boot ]] || continue
+			if ! cell_prog_inputs k "$idx" "$tgt" "$s" || ! cache_has "$s" "$k"; then
+				hit=0
+				break
+			fi
+			keys[$s]=$k
+		done
+	fi
+	if ((hit)) && cell_lookup "$idx" "$tgt" boot "$key"; then
+		for s in "${STAGES[@]}"; do
+			[[ -n "${keys[$s]:-}" ]] || continue
+			cell_lookup "$idx" "$tgt" "$s" "${keys[$s]}" || hit=0
+		done
+		((hit)) && return 0
 	fi
 	boot_pending_finish
 	boot_accel "$tgt" "$art"
 	cell_begin t0 "$idx" "$tgt" boot
 	BOOT_PENDING=("$idx" "$tgt" "$art" "$key" "$t0" "$BOOT_ACCEL")
-	cell_files f "$idx" "$tgt" boot
 	if ! stage_boot_start "${f[rec]}" "${f[log]}" "${f[detail]}" "$tgt" "$art" \
 		"$RUNDIR/boot/${f[prefix]}" "${exp[@]}"; then
 		BOOT_PENDING=()
 		cell_end "$idx" "$tgt" boot "$key" "$t0"
-		cell_skip "$idx" "$tgt" tests "no initramfs"
+		skip_after "$idx" "$tgt" boot "no initramfs"
 		return
 	fi
 	[[ "${BOOT_ASYNC:-0}" == 1 ]] || boot_pending_finish
@@ -881,8 +826,8 @@ boot_cells()
 # boot_pending_finish(): judge the boot boot_cells started, if any.
 boot_pending_finish()
 {
-	local idx tgt art key t0 accel t end f dir t1
-	local -A b c
+	local idx tgt art key t0 accel t end f dir s k
+	local -A b
 
 	((${#BOOT_PENDING[@]})) || return 0
 	idx=${BOOT_PENDING[0]}
@@ -893,7 +838,6 @@ boot_pending_finish()
 	accel=${BOOT_PENDING[5]}
 	BOOT_PENDING=()
 	cell_files b "$idx" "$tgt" boot
-	cell_files c "$idx" "$tgt" tests
 	dir=$RUNDIR/boot/${b[prefix]}
 	# The guest's own time: to the end of the wait below when it still
 	# runs, else to its last output (QEMU logs being ended by the timeout).
@@ -909,8 +853,11 @@ boot_pending_finish()
 	stage_boot_finish "${b[rec]}" "${b[log]}" "${b[detail]}" "$tgt" "$art" "$dir" "$accel"
 	[[ -n "$end" ]] || end=$(now_ms)
 	cell_end "$idx" "$tgt" boot "$key" "$t0" $((end - t0))
-	# The tests cell: judged from the boot just made, never from the cache.
-	cell_begin t1 "$idx" "$tgt" tests
-	stage_tests "${c[rec]}" "${c[log]}" "${c[detail]}" "$dir" "${b[rec]}"
-	cell_end "$idx" "$tgt" tests "$key" "$t1" 0
+	# What judges the boot (tests): from the boot just made, never from
+	# the cache.
+	for s in "${STAGES[@]}"; do
+		[[ "${STAGE_RUNS[$s]}" == after-boot ]] || continue
+		cell_prog_inputs k "$idx" "$tgt" "$s" || continue
+		cell_prog_exec "$idx" "$tgt" "$s" "$k"
+	done
 }
