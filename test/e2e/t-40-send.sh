@@ -22,7 +22,8 @@
 # and `git am` of what was received gives back the checked tree, authors
 # and patch ids. b4 0.12 dates each message at sending, so a commit's
 # author date after the round trip is its message's Date, not the
-# original one.
+# original one. Then `make range-diff` (tools/range-diff.sh): v1 against v2 on
+# the v2 base, in a sparse worktree it leaves nowhere.
 
 # shellcheck source=test/lib.sh source-path=SCRIPTDIR/../..
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -211,7 +212,7 @@ refused()
 }
 
 T_START=$(now_ms)
-t_plan 56
+t_plan 60
 defer_init
 defer rm -rf "$T_TMP"
 
@@ -405,6 +406,18 @@ done
 t_eq "round trip: the patch ids of the checked run" \
 	"$(awk -F'\t' '$1 == "patch-id" { printf "%s ", $3 }' "$RUN/series.tsv" 2> /dev/null)" "$ids"
 echo "# time: round trip $(fmt_ms $(($(now_ms) - t)))"
+
+# --- make range-diff: v1 as posted against v2, on the v2 base ---
+t=$(now_ms)
+t_rc "range-diff: v1 against v2 (tools/range-diff.sh), exit 0" 0 "$T_TOP/tools/range-diff.sh"
+t_eq "range-diff: 1/3 and 2/3 changed from v1, 3/3 the same" "1 ! 1|2 ! 2|3 = 3" \
+	"$(sed -En 's/^ *([0-9]+): +[0-9a-f]+ ([!=]) +([0-9]+): .*/\1 \2 \3/p' "$T_OUT" | paste -sd '|')"
+t_grep "range-diff: 2/3's v2 puts the symbol with __symbol_put()" \
+	'^ *\+\+.*__symbol_put\(ksym_name\);' "$T_OUT"
+t_eq "range-diff: no worktree left, on disk or in the kernel repo" "|" \
+	"$(ls -d "$WORKDIR/range-diff-wt" 2> /dev/null)|$(git --git-dir="$KREPO" worktree list |
+		grep range-diff-wt)"
+echo "# time: range-diff $(fmt_ms $(($(now_ms) - t)))"
 echo "# time: total $(fmt_ms $(($(now_ms) - T_START)))"
 
 t_done
