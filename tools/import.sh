@@ -105,8 +105,8 @@ stage_import()
 
 	# The old mtime of a fresh worktree (worktree.sh) before hashing, so that
 	# the unpacked tree can become this run's worktree as it is.
-	(cd "$top" && find . ! -type d -print0 | tee "$tmp/files" |
-		xargs -0 touch -h -m -d "@$WT_EPOCH") || return "$EXIT_SETUP"
+	(cd "$top" && find . ! -type d -print0 | tee "$tmp/files" | wt_epoch_touch) ||
+		return "$EXIT_SETUP"
 	# The files git add is to hash: what import_watch counts it against.
 	tr -cd '\0' < "$tmp/files" | wc -c > "$tmp/files.count" &&
 		rm -f "$tmp/files" || return "$EXIT_SETUP"

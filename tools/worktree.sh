@@ -12,9 +12,29 @@
 # tools/range-diff.sh, tools/prune.sh and tools/bench.sh; expects lib.sh
 # (and, for the run's worktree, cell.sh's progress).
 
-# A fixed old mtime for every file of a fresh worktree; files that differ
-# from what the build dir last saw are touched again before building.
-readonly WT_EPOCH=946684800
+# wt_epoch(): variable $1 = the fixed old mtime every file of a fresh
+# worktree has (files that differ from what the build dir last saw are
+# touched again before building).
+wt_epoch()
+{
+	printf -v "$1" %s 946684800
+}
+
+# wt_epoch_touch(): give the files named on stdin (NUL separated, relative
+# to the current dir) that mtime.
+wt_epoch_touch()
+{
+	local e
+
+	wt_epoch e
+	xargs -0 -r touch -h -m -d "@$e"
+}
+
+# wt_kept(): variable $1 = where the kept worktree of $WT goes (beside it).
+wt_kept()
+{
+	printf -v "$1" %s "$WT-kept"
+}
 
 # git_k(): git on the throwaway worktree, never the user's config hooks.
 git_k()
@@ -116,7 +136,7 @@ stage_worktree()
 	# Same old mtime everywhere: the build dir decides what is new. The
 	# index then takes the new stat data (git hashes every file again,
 	# 5 s): else the first look at every file does that, at the run's end.
-	(cd "$WT" && git ls-files -z | xargs -0 touch -h -m -d "@$WT_EPOCH") ||
+	(cd "$WT" && git ls-files -z | wt_epoch_touch) ||
 		return "$EXIT_SETUP"
 	git_k -c core.trustctime=false update-index -q --refresh >> "$log" 2>&1
 	return 0
@@ -154,9 +174,10 @@ worktree_adopt()
 	return 0
 }
 
-# The kept worktree, $WT_KEPT: the worktree of the last run, kept between
-# runs as plain files, unregistered, with its index ($WT_KEPT.index) and
-# the commit they hold ($WT_KEPT.commit, written last, removed first). A
+# The kept worktree, $WT-kept (wt_kept): the worktree of the last run,
+# kept between runs as plain files, unregistered, with its index
+# (KEPT.index) and the commit they hold (KEPT.commit, written last,
+# removed first). A
 # run moves it to $WT and back, so files keep their mtimes: git gives a
 # fresh one to what it rewrites, and a build dir recompiles what changed
 # since it last built, not every file the series touches. Before each
@@ -204,8 +225,9 @@ tree_clean()
 worktree_keep()
 {
 	local log=$1; shift
-	local head index
+	local head index kept
 
+	wt_kept kept
 	if ! { [[ -f "$WT/.git" ]] &&
 	       head=$(git_k rev-parse -q --verify HEAD 2>/dev/null) &&
 	       index=$(wt_index 2>/dev/null) && [[ -f "$index" ]] &&
@@ -214,13 +236,13 @@ worktree_keep()
 		return 1
 	fi
 	kept_drop
-	if cp "$index" "$WT_KEPT.index" && rm -f "$WT/.git" &&
-	   mv "$WT" "$WT_KEPT" && echo "$head" > "$WT_KEPT.commit"; then
+	if cp "$index" "$kept.index" && rm -f "$WT/.git" &&
+	   mv "$WT" "$kept" && echo "$head" > "$kept.commit"; then
 		git --git-dir="$KREPO" worktree prune >/dev/null 2>&1
-		echo "kept the worktree, at $head, as $WT_KEPT" >> "$log"
+		echo "kept the worktree, at $head, as $kept" >> "$log"
 		return 0
 	fi
-	echo "could not keep the worktree at $WT_KEPT" >> "$log"
+	echo "could not keep the worktree at $kept" >> "$log"
 	kept_drop
 	return 1
 }
@@ -230,19 +252,20 @@ worktree_keep()
 kept_take()
 {
 	local log=$1; shift
-	local held
+	local held kept
 
-	[[ -f "$WT_KEPT.commit" ]] || return 1
-	held=$(< "$WT_KEPT.commit")
-	if ! tree_clean "$WT_KEPT" "$WT_KEPT.index" "$held" "$log"; then
+	wt_kept kept
+	[[ -f "$kept.commit" ]] || return 1
+	held=$(< "$kept.commit")
+	if ! tree_clean "$kept" "$kept.index" "$held" "$log"; then
 		echo "the kept worktree is of no use: dropping it" >> "$log"
 		kept_drop
 		return 1
 	fi
-	rm -f "$WT_KEPT.commit"
-	if mv "$WT_KEPT" "$WT" &&
-	   worktree_adopt "$held" "$log" "$WT_KEPT.index"; then
-		rm -f "$WT_KEPT.index"
+	rm -f "$kept.commit"
+	if mv "$kept" "$WT" &&
+	   worktree_adopt "$held" "$log" "$kept.index"; then
+		rm -f "$kept.index"
 		echo "the worktree is the kept worktree, at $held" >> "$log"
 		return 0
 	fi
@@ -256,8 +279,11 @@ kept_take()
 # kept_drop(): remove the kept worktree (stamp first: never half valid).
 kept_drop()
 {
-	rm -f "$WT_KEPT.commit"
-	rm -rf "$WT_KEPT" "$WT_KEPT.index"
+	local kept
+
+	wt_kept kept
+	rm -f "$kept.commit"
+	rm -rf "$kept" "$kept.index"
 }
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,8 @@ D=$T_TMP/keptwt
 WORKDIR=$D/work
 KREPO=$WORKDIR/kernel.git
 WT=$D/root/worktree
-WT_KEPT=$WT-kept
+wt_kept KEPT_DIR
+wt_epoch EPOCH
 LOG=$D/worktree.log
 JOBS=2
 mkdir -p "$WORKDIR" "$D/src/sub"
@@ -75,41 +76,41 @@ registered()
 
 new_worktree "$BASE"
 t_grep "first worktree: checked out" '^Preparing worktree' "$LOG"
-t_grep "at the end, kept at its commit" "^kept the worktree, at $BASE, as $WT_KEPT\$" "$LOG"
-t_eq "the kept worktree says which commit it holds" "$BASE" "$(cat "$WT_KEPT.commit")"
+t_grep "at the end, kept at its commit" "^kept the worktree, at $BASE, as $KEPT_DIR\$" "$LOG"
+t_eq "the kept worktree says which commit it holds" "$BASE" "$(cat "$KEPT_DIR.commit")"
 t_eq "kernel.git does not compare ctimes" false \
 	"$(git --git-dir="$KREPO" config --get core.trustctime)"
 t_eq "no worktree left, registered or on disk" no "$(registered)"
-ino1=$(stat -c %i "$WT_KEPT/a.c")
+ino1=$(stat -c %i "$KEPT_DIR/a.c")
 
 new_worktree "$BASE" "$OTHER"
 t_grep "second worktree: the kept one" "^the worktree is the kept worktree, at $BASE\$" "$LOG"
 t_eq "its files were moved, not written (same inode)" "$ino1" "$INO"
-t_eq "they keep the fixed old mtime" "$WT_EPOCH $WT_EPOCH" "$MTIME_A $MTIME_B"
+t_eq "they keep the fixed old mtime" "$EPOCH $EPOCH" "$MTIME_A $MTIME_B"
 t_eq "git finds it clean, at the commit" "0 $BASE" "$CLEAN $HEAD"
-t_eq "checked out elsewhere, it is kept there" "$OTHER" "$(cat "$WT_KEPT.commit")"
+t_eq "checked out elsewhere, it is kept there" "$OTHER" "$(cat "$KEPT_DIR.commit")"
 
 new_worktree "$BASE"
 t_eq "the next run starts where the last one left the worktree" "$OTHER 0" "$HEAD $CLEAN"
-t_eq "the file git rewrote has a new mtime, the other its old one" "new $WT_EPOCH" \
-	"$( ((MTIME_A > WT_EPOCH)) && echo new || echo "$MTIME_A") $MTIME_B"
+t_eq "the file git rewrote has a new mtime, the other its old one" "new $EPOCH" \
+	"$( ((MTIME_A > EPOCH)) && echo new || echo "$MTIME_A") $MTIME_B"
 
 # Another program wrote into a file of the kept worktree.
-echo "int changed;" >> "$WT_KEPT/sub/b.h"
+echo "int changed;" >> "$KEPT_DIR/sub/b.h"
 new_worktree "$BASE"
 t_grep "a file of the kept worktree changed: it is dropped" \
 	'^the kept worktree is of no use: dropping it' "$LOG"
 t_grep "saying which file" '^sub/b\.h: needs update' "$LOG"
 t_eq "the worktree is checked out again, on the base commit" "$BASE int b;" "$HEAD $B_H"
 
-echo stray > "$WT_KEPT/sub/stray.c"
+echo stray > "$KEPT_DIR/sub/stray.c"
 new_worktree "$BASE"
 t_grep "a stray file in the kept worktree: it is dropped" \
-	"^files not of $BASE in $WT_KEPT: sub/stray\\.c" "$LOG"
+	"^files not of $BASE in $KEPT_DIR: sub/stray\\.c" "$LOG"
 t_eq "no stray file in the next kept worktree" no \
-	"$([[ -e "$WT_KEPT/sub/stray.c" ]] && echo yes || echo no)"
+	"$([[ -e "$KEPT_DIR/sub/stray.c" ]] && echo yes || echo no)"
 
-echo 0123456789012345678901234567890123456789 > "$WT_KEPT.commit"
+echo 0123456789012345678901234567890123456789 > "$KEPT_DIR.commit"
 new_worktree "$BASE"
 t_grep "a commit the repository lacks: it is dropped" \
 	'^0123456789012345678901234567890123456789 is not in ' "$LOG"
