@@ -23,7 +23,7 @@ SRC=$D/src
 P=$D/patches
 mkdir -p "$D" "$P"
 
-t_plan 32
+t_plan 33
 
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org \
 	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@localhost \
@@ -123,9 +123,12 @@ apply()
 	printf '%s\t%s\n' kernel-repo-rw "$KREPO" worktree-rw "$WT" onto "$onto" \
 		patches "$D/$idx.patches" idx "$idx" git - > "$in"
 	# shellcheck disable=SC2094  # the program appends to its log too
-	env -i PATH="$PATH" "$T_TOP/tools/stages/apply" "$in" "$REC" "$LOG" "$DETAIL" \
+	env -i PATH="$PATH" "${APPLY_ENV[@]}" "$T_TOP/tools/stages/apply" "$in" "$REC" "$LOG" "$DETAIL" \
 		>> "$LOG" 2>&1
 }
+
+# More of the program's environment (apply's, one call): none.
+APPLY_ENV=()
 
 # rec(): field $1 of the last record.
 rec()
@@ -166,6 +169,15 @@ t_grep "threeway: details say git am -3 applies it cleanly" \
 t_grep "threeway: the next step says git am -3 does it" \
 	"^next: rebase threeway\.patch onto ${BASE:0:12} .*, git am -3 does it, and rerun$" "$DETAIL"
 t_grep "threeway: git's own words are quoted" '^  error: patch failed: a\.c:7$' "$DETAIL"
+
+# A system git config (what /etc/gitconfig would say) that makes git am
+# three-way: not read, the patch fails as it does without one.
+printf '[am]\n\tthreeWay = true\n' > "$D/sysconfig"
+APPLY_ENV=(GIT_CONFIG_SYSTEM="$D/sysconfig")
+apply 1 "$BASE" threeway.patch
+APPLY_ENV=()
+t_eq "a system git config's am.threeWay is not read: threeway.patch still does not apply" \
+	"FAIL|$BASE" "$(rec status)|$(git -C "$WT" rev-parse HEAD)"
 
 fails conflict.patch
 t_eq "conflict: the summary says git am -3 conflicts" \
