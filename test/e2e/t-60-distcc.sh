@@ -175,6 +175,10 @@ before3=$(jobs_of "$T_TMP/distccd-127.0.0.3.log" | cut -d' ' -f1)
 # The build, cold, through the daemons; JOBS left to their capacity.
 rm -rf "$DWD"
 defer rm -rf "$DWD"
+# The WORKDIR first: a worktree dir of /dev/shm whose WORKDIR is missing
+# is an orphan, which any run's prune removes (t-50 runs beside this);
+# git checks the tree out there for seconds before bisect-run makes it.
+mkdir -p "$DWD"
 wt_root_make "$TREE" "$DWD"
 defer wt_root_drop "$TREE" "$DWD"
 git --git-dir="$KREPO" worktree add -q --detach "$TREE" "$sha"
