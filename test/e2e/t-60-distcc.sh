@@ -179,6 +179,8 @@ defer rm -rf "$DWD"
 # is an orphan, which any run's prune removes (t-50 runs beside this);
 # git checks the tree out there for seconds before bisect-run makes it.
 mkdir -p "$DWD"
+# What a killed or failed earlier run of this file left.
+worktree_drop "$KREPO" "$TREE"
 wt_root_make "$TREE" "$DWD"
 defer wt_root_drop "$TREE" "$DWD"
 git --git-dir="$KREPO" worktree add -q --detach "$TREE" "$sha"
