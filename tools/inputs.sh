@@ -12,13 +12,15 @@
 #
 # Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET (TARGET "-" for
 # a stage of scope step). Reads the driver's run state: KREPO, WT, RUNDIR,
-# SERIES, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH, ABI_DECL,
-# ACCEPT_TYPES, ACCEPT_REASON;
-# tools/series.sh), the builds' artifacts (STEP_ART) and the ids main()
-# works out once (ABI_JUDGED, B4CONFIG, B4CONFIG_TEXT); the tools'
-# versions and ids and GM_VIEW_ID the providers ask themselves
-# (tool_version_once and robot_tools_id of cache.sh, gm_view_id). Sourced by tools/bisect-check; expects lib.sh, cache.sh,
-# findings.sh and target.sh; runs tools/gm-view.pl.
+# SERIES, BASE_COMMIT, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH,
+# PREP_PATCHES, ABI_DECL, ACCEPT_TYPES, ACCEPT_REASON; tools/series.sh),
+# the builds' artifacts (STEP_ART), the boots' dirs and records (the
+# run dir's) and the ids main() works out once (ABI_JUDGED, B4CONFIG,
+# B4CONFIG_TEXT); the tools' versions and ids and GM_VIEW_ID the
+# providers ask themselves (tool_version_once and robot_tools_id of
+# cache.sh, gm_view_id). Sourced by tools/bisect-check and
+# tools/bisect-run; expects lib.sh, cache.sh, cell.sh, findings.sh and
+# target.sh; runs tools/gm-view.pl.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
 
