@@ -177,10 +177,10 @@ worktree_adopt()
 # The kept worktree, $WT-kept (wt_kept): the worktree of the last run,
 # kept between runs as plain files, unregistered, with its index
 # (KEPT.index) and the commit they hold (KEPT.commit, written last,
-# removed first). A
-# run moves it to $WT and back, so files keep their mtimes: git gives a
-# fresh one to what it rewrites, and a build dir recompiles what changed
-# since it last built, not every file the series touches. Before each
+# removed first). A run moves it to $WT and back, so files keep their
+# mtimes: git gives a fresh one to what it rewrites, and a build dir
+# recompiles what changed since it last built, not every file the
+# series touches. Before each
 # use git looks at it: a file changed by another program, a stray file,
 # an index other than the commit's, or a commit no longer in $KREPO
 # throws it away. ctime is not compared (core.trustctime=false): moving
