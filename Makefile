@@ -155,7 +155,7 @@ range-diff: tools ## git range-diff of v1 against v2 on the same base
 prune: ## trim WORKDIR now: old runs, and what was not used for PRUNE_DAYS (tools/prune.sh)
 	$(Q)tools/prune.sh "$(WORKDIR)"
 
-bench: tools ## measure cold/warm runs against a cold build and a naive loop
+bench: tools ## measure cold/warm runs against a cold build and a naive loop; add them to docs/bench-runs.md
 	$(Q)tools/deps.sh bisect
 	$(Q)tools/bench.sh
 

@@ -32,6 +32,11 @@
 #                prepare there, falls on 1/N's w1), then with it, warm
 #                ccache: the cost per commit, from the cells' own times
 #
+# Each run's figures go into BENCH_DOC (default docs/bench-runs.md; "-"
+# for none) as one more section: when, the commit, the machine, the
+# command and the report (bench_record). `tools/bench.sh --record FILE`
+# records report FILE so, running nothing.
+#
 # Goals: warm < 1 s, edit-3/3 <= 10 s per target, cold <= 1.15 x
 # cold-build, naive / warm >= 3, distcc <= 1.10 x cold-build of its target,
 # sandbox <= 1.03 x cold-build of its target. Uses its own WORKDIR (BENCH_DIR, default
@@ -52,7 +57,28 @@ source "$TOP/tools/sandbox.sh"
 # shellcheck source=tools/worktree.sh
 source "$TOP/tools/worktree.sh"
 
+# bench_command(): variable $1 = the command as the user gave it (asked
+# before the defaults below): the settings that pick what the bench
+# measures, as the environment sets them (the series when not this
+# repository's), for bench_record.
+bench_command()
+{
+	local -n __bc_cmd=$1; shift
+	local n v
+
+	__bc_cmd=
+	for n in BENCH_CASES BENCH_LONG BENCH_DISTCC_GOAL TARGETS SERIES; do
+		v=${!n:-}
+		[[ -n "$v" ]] || continue
+		[[ "$n" == SERIES && "$v" -ef "$TOP/series.yaml" ]] && continue
+		[[ "$v" =~ ^[A-Za-z0-9_./:=+-]+$ ]] || v=\"${v//\"/\\\"}\"
+		__bc_cmd+="$n=$v "
+	done
+	__bc_cmd+="make bench"
+}
+bench_command BENCH_CMD
 BENCH_DIR=${BENCH_DIR:-$WORKDIR/bench}
+BENCH_DOC=${BENCH_DOC:-$TOP/docs/bench-runs.md}
 CASES=${BENCH_CASES:-cold-build distcc sandbox cold warm edit-3/3 long robots naive}
 BENCH_LONG=${BENCH_LONG:-12}
 # The edit-3/3 case's comment carries it, and the long case's: an
@@ -441,8 +467,56 @@ report()
 		for (s in t) printf "%s %.1f  ", s, t[s] / 1000 }' "$COLD_RUN/cells.tsv")"
 }
 
+# bench_record(): add report file $1 to the bench runs' document $2 (made
+# with its header when there is none): a section that says when, on
+# which commit of this repository (its changes outside $2 said), on what
+# machine, by which command ($3).
+bench_record()
+{
+	local report=$1; shift
+	local doc=$1; shift
+	local cmd=$1; shift
+	local head dirty cpu mem rel fresh=0 bt='`'
+
+	[[ -r "$report" && -s "$report" ]] ||
+		die "no report to record: $report is missing or empty (run make bench first)"
+	head=$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null) || head="(not a git checkout)"
+	rel=${doc#"$TOP"/}
+	dirty=$(git -C "$TOP" status --porcelain --untracked-files=no -- . ":!$rel" 2>/dev/null)
+	[[ -n "$dirty" ]] && head+=" with uncommitted changes"
+	cpu=$(awk -F': *' '$1 ~ /^model name/ { print $2; exit }' /proc/cpuinfo)
+	mem=$(awk '$1 == "MemTotal:" { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+	: 2> /dev/null >> "$doc" ||
+		die "cannot write the bench record $doc: check its dir and permissions, or set BENCH_DOC=- for none"
+	[[ -s "$doc" ]] || fresh=1
+	{
+		if ((fresh)); then
+			printf '%s\n\n' "# make bench: its runs"
+			printf '%s\n' "Written by \`make bench\` (tools/bench.sh, bench_record), one section" \
+				"a run, the newest last: the figures as it printed them, the" \
+				"command, the commit and the machine. How it measures and what the" \
+				"figures mean: [bench.md](bench.md). Machines differ about 2x in" \
+				"speed: compare ratios, or runs of one machine."
+		fi
+		printf '\n## %s, %s\n\n' "$(date -u +%FT%TZ)" "$head"
+		printf 'Machine: %s cores (%s), %s. Command: %s\n\n' \
+			"$(nproc)" "${cpu:-cpu unknown}" "${mem:-memory unknown}" "$bt$cmd$bt"
+		printf '```text\n'
+		cat "$report"
+		printf '```\n'
+	} >> "$doc" || die "cannot write the bench record $doc: check space and permissions"
+	msg "figures added to $doc"
+}
+
 main()
 {
+	if [[ "${1:-}" == --record ]]; then
+		[[ $# == 2 ]] || die "usage: tools/bench.sh --record REPORT"
+		[[ "$BENCH_DOC" != - ]] || die "BENCH_DOC=-: nowhere to record $2"
+		bench_record "$2" "$BENCH_DOC" "$BENCH_CMD"
+		return
+	fi
+	(($# == 0)) || die "usage: tools/bench.sh [--record REPORT] (settings in the environment: BENCH_CASES, ...)"
 	load_series "$SERIES"
 	# The distcc case's daemons stop on exit, error and Ctrl-C too.
 	defer_init
@@ -492,6 +566,7 @@ main()
 	rm -rf "$COLD_SRC"
 	wt_root_drop "$COLD_SRC" "$BENCH_DIR/wd"
 	report | tee "$BENCH_DIR/report.txt"
+	[[ "$BENCH_DOC" == - ]] || bench_record "$BENCH_DIR/report.txt" "$BENCH_DOC" "$BENCH_CMD"
 }
 
 main "$@"; exit $?
