@@ -21,7 +21,7 @@ cacheio_ready()
 	[[ -z "$CACHEIO_OWNER" && -x "$TOP/tools/bin/cacheio" ]] || return 1
 	# Without the WORKDIR lock: it must not outlive nor hold the run.
 	coproc CACHEIO {
-		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		lock_drop
 		exec "$TOP/tools/bin/cacheio"
 	}
 	CACHEIO_OWNER=$BASHPID

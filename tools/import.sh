@@ -167,7 +167,7 @@ import_hash_start()
 
 	(
 		# The run's lock stays with the run alone.
-		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		lock_drop
 		import_hash "$top" "$log"
 	) > "$IMPORT_INDEX.commit" &
 	IMPORT_HASH_PID=$!

@@ -61,9 +61,12 @@ RUN_T0=$((RUN_T0 / 1000))
 : "${PRUNE_DAYS:=14}"
 # make send: 1 or reflect really sends (0: writes the messages only),
 # into SEND_OUT (empty: the last run dir); SIGN 0, 1 or auto (when a
-# signing key is set); AUTO_CC 0: no get_maintainer.pl through b4.
+# signing key is set); AUTO_CC 0: no get_maintainer.pl through b4;
+# LAST_RUN the run dir whose verdicts it checks (empty: the series'
+# last run, WORKDIR/last-run/NAME-vVERSION).
 : "${SEND:=0}"
 : "${SEND_OUT:=}"
+: "${LAST_RUN:=}"
 : "${SIGN:=auto}"
 : "${AUTO_CC:=1}"
 # 0: the tree's Makefiles and scripts run without the sandbox; the
@@ -98,11 +101,49 @@ warn()
 	printf '%s: warning: %s\n' "$PROG" "$*" >&2
 }
 
-# die(): print an error and exit with the setup status (or $DIE_RC).
+# die_rc(): print an error ($2...) and exit with status $1.
+die_rc()
+{
+	local rc=$1; shift
+
+	printf '%s: error: %s\n' "$PROG" "$*" >&2
+	exit "$rc"
+}
+
+# die(): print an error and exit with the setup status (a program may
+# define its own, on die_rc: bisect-run's).
 die()
 {
-	printf '%s: error: %s\n' "$PROG" "$*" >&2
-	exit "${DIE_RC:-$EXIT_SETUP}"
+	die_rc "$EXIT_SETUP" "$@"
+}
+
+# The run's lock (lock_take): its fd, this file's alone.
+RUN_LOCK_FD=
+
+# lock_take(): take the lock of file $1 (opened once), at once or, with
+# $2 seconds, waiting up to them. 1: another holds it; 2: the file
+# cannot be opened.
+lock_take()
+{
+	local file=$1; shift
+	local wait=$1; shift
+
+	if [[ -z "$RUN_LOCK_FD" ]]; then
+		exec {RUN_LOCK_FD}>> "$file" || { RUN_LOCK_FD=; return 2; }
+	fi
+	if ((wait > 0)); then
+		flock -w "$wait" "$RUN_LOCK_FD" || return 1
+	else
+		flock -n "$RUN_LOCK_FD" || return 1
+	fi
+}
+
+# lock_drop(): close the run's lock in a child of the run (a subshell,
+# a coprocess) that must not hold it: it stays the run's alone.
+lock_drop()
+{
+	[[ -n "$RUN_LOCK_FD" ]] && exec {RUN_LOCK_FD}>&-
+	return 0
 }
 
 # verbose(): true when V=1 asked for the tools' own output.
@@ -348,7 +389,7 @@ watch_loop()
 	local fn=$1; shift
 	local every=$PROGRESS_LOG_EVERY tty=0 cleared=1 tick=0 t0 line
 
-	[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+	lock_drop
 	[[ "$QUIET" == 1 ]] && return 0
 	[[ -t 2 ]] && tty=1 every=$PROGRESS_TTY_EVERY
 	t0=$(now_ms)

@@ -96,7 +96,7 @@ apply()
 			git -C "$WT" -c core.sparseCheckout=true -c core.hooksPath=/dev/null \
 			am --quiet --no-message-id --no-3way --committer-date-is-author-date "$p"; then
 			git_wt am --abort > /dev/null 2>&1
-			DIE_RC=$EXIT_FAIL die "$label: ${p##*/} does not apply on ${BASE:0:12} (see $LOG)"
+			die_rc "$EXIT_FAIL" "$label: ${p##*/} does not apply on ${BASE:0:12} (see $LOG)"
 		fi
 	done
 	git_wt rev-parse HEAD

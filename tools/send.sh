@@ -25,7 +25,7 @@
 #                  patatt.signingkey or user.signingkey is set
 #   AUTO_CC=1|0    ask get_maintainer.pl through b4 (default 1)
 #   LAST_RUN=dir   the run dir to check instead of the one named by
-#                  WORKDIR/last-run/NAME-vVERSION (for tests)
+#                  WORKDIR/last-run/NAME-vVERSION
 # Exit: 0 written or sent (--abi: printed), 1 refused or failed, 2 usage
 #   or setup error.
 
@@ -174,7 +174,7 @@ patch_id()
 run_dir()
 {
 	local f=$WORKDIR/last-run/$NAME-v$VERSION
-	if [[ -n "${LAST_RUN:-}" ]]; then
+	if [[ -n "$LAST_RUN" ]]; then
 		printf '%s\n' "$LAST_RUN"
 	elif [[ -d "$f" ]]; then
 		(cd -P "$f" && pwd)
@@ -346,7 +346,7 @@ apply_patches()
 	for i in "${!PATCHES[@]}"; do
 		if ! run_logged "$LOG" git_wt am --quiet --no-message-id --no-3way "${PATCHES[i]}"; then
 			git_wt am --abort > /dev/null 2>&1
-			DIE_RC=$EXIT_FAIL die "apply: patch $i (${PATCHES[i]##*/}) does not apply on ${BASE:0:12} (see $LOG): run 'make bisect-check'"
+			die_rc "$EXIT_FAIL" "apply: patch $i (${PATCHES[i]##*/}) does not apply on ${BASE:0:12} (see $LOG): run 'make bisect-check'"
 		fi
 	done
 }
@@ -577,10 +577,10 @@ send_messages()
 	tagged=$(git_repo rev-parse -q --verify "refs/tags/$TAG")
 	step "send: b4 send ${args[*]} via ${SERVER:-the web endpoint}"
 	b4_run -- send "${args[@]}" <<< '' ||
-		DIE_RC=$EXIT_FAIL die "send: b4 send failed (see $LOG)"
+		die_rc "$EXIT_FAIL" "send: b4 send failed (see $LOG)"
 	n=$(sed -n "s/^$verb \([0-9]*\) messages\$/\1/p" "$LOG" | tail -n 1)
 	[[ "$n" == "$(messages)" ]] ||
-		DIE_RC=$EXIT_FAIL die "send: b4 reports ${n:-no} messages sent, expected $(messages) (see $LOG)"
+		die_rc "$EXIT_FAIL" "send: b4 reports ${n:-no} messages sent, expected $(messages) (see $LOG)"
 	msg "$verb $n messages of $NAME v$VERSION"
 	if [[ "$MODE" == send && -z "$tagged" ]] &&
 		git_repo rev-parse -q --verify "refs/tags/$TAG" > /dev/null; then
@@ -614,7 +614,7 @@ abi_summary()
 		refuse "print the ABI summary of $NAME v$VERSION" \
 			"'make send ABI=1' again when it passes"
 	out=$("$TOP/tools/bin/report" --abi "$RUN") ||
-		DIE_RC=$EXIT_FAIL die "tools/bin/report --abi $RUN found no summary (above): run 'make bisect-check SERIES=$SERIES'"
+		die_rc "$EXIT_FAIL" "tools/bin/report --abi $RUN found no summary (above): run 'make bisect-check SERIES=$SERIES'"
 	msg "the exported ABI per patch, by the abi cells of $RUN; paste it into ${COVER:-the cover letter} if you want it there (make send never adds it):"
 	printf '%s\n' "$out"
 }

@@ -12,7 +12,7 @@
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-CACHEIO=$T_BIN/cacheio
+CIO=$T_BIN/cacheio
 D=$T_TMP/cacheio
 
 # sha(): the short sha1 of stdin, as the shell fallback makes it.
@@ -31,32 +31,32 @@ printf 'line one\n\tline two\n' > "$D/text"
 : > "$D/empty"
 
 t_eq "S: abc and a newline" "$(printf 'abc\n' | sha)" \
-	"$(printf 'Sabc\n\0' | "$CACHEIO")"
-t_eq "S: no bytes" "$(printf '' | sha)" "$(printf 'S\0' | "$CACHEIO")"
+	"$(printf 'Sabc\n\0' | "$CIO")"
+t_eq "S: no bytes" "$(printf '' | sha)" "$(printf 'S\0' | "$CIO")"
 long=$(head -c 300000 "$D/random.bin" | tr -d '\000' | tr '\n' x)
 t_eq "S: 300 kB of bytes without NUL" "$(printf '%s' "$long" | sha)" \
-	"$(printf 'S%s\0' "$long" | "$CACHEIO")"
+	"$(printf 'S%s\0' "$long" | "$CIO")"
 t_eq "F: labels and contents, a missing file adds nothing" \
 	"$({ printf 'a/random\n'; cat "$D/random.bin"; printf 'b/text\n'; cat "$D/text";
 	     printf 'c/none\n'; printf 'd/empty\n'; } | sha)" \
 	"$(printf 'Fa/random\0%s\0b/text\0%s\0c/none\0%s\0d/empty\0%s\0\0' \
-		"$D/random.bin" "$D/text" "$D/none" "$D/empty" | "$CACHEIO")"
+		"$D/random.bin" "$D/text" "$D/none" "$D/empty" | "$CIO")"
 t_eq "three requests, three answers, in order" \
 	"$(printf '1\n' | sha) ok $(printf '2\n' | sha)" \
-	"$(printf 'S1\n\0C%s\0%s\0S2\n\0' "$D/text" "$D/copy" | "$CACHEIO" | xargs)"
+	"$(printf 'S1\n\0C%s\0%s\0S2\n\0' "$D/text" "$D/copy" | "$CIO" | xargs)"
 
-out=$(printf 'C%s\0%s\0' "$D/random.bin" "$D/random.copy" | "$CACHEIO")
+out=$(printf 'C%s\0%s\0' "$D/random.bin" "$D/random.copy" | "$CIO")
 t_eq "C: ok" ok "$out"
 t_rc "C: byte for byte" 0 cmp "$D/random.bin" "$D/random.copy"
 t_grep "C: a missing source is named" "^error: $D/none: No such file or directory\$" \
-	<(printf 'C%s\0%s\0' "$D/none" "$D/x" | "$CACHEIO")
+	<(printf 'C%s\0%s\0' "$D/none" "$D/x" | "$CIO")
 t_grep "C: an unwritable target is named" "^error: $D/no/such/dir: No such file or directory\$" \
-	<(printf 'C%s\0%s\0' "$D/text" "$D/no/such/dir" | "$CACHEIO")
+	<(printf 'C%s\0%s\0' "$D/text" "$D/no/such/dir" | "$CIO")
 
 touch -d '3 days ago' "$D/text"
 before=$(stat -c %Y "$D/text")
 t_eq "T: ok, and no file made" "ok ok" \
-	"$(printf 'T%s\0T%s\0' "$D/text" "$D/never" | "$CACHEIO" | xargs)"
+	"$(printf 'T%s\0T%s\0' "$D/text" "$D/never" | "$CIO" | xargs)"
 t_rc "T: the time moved on" 0 test "$(stat -c %Y "$D/text")" -gt "$before"
 t_eq "T: touch -c makes nothing" no "$([[ -e "$D/never" ]] && echo yes || echo no)"
 
@@ -67,17 +67,17 @@ ns=$(stat -L -c '%.9Y %.9Z' "$D/link2")
 read -r mns cns <<< "$ns"
 t_eq "I: identity as stat -L, the path as readlink -f" \
 	"$(stat -L -c '%s %Y %Z %i %d' "$D/link2") ${mns#*.} ${cns#*.}	$(readlink -f "$D/link2")" \
-	"$(printf 'I%s\0' "$D/link2" | "$CACHEIO")"
+	"$(printf 'I%s\0' "$D/link2" | "$CIO")"
 t_eq "I: a file that is not there, an error not naming it; then more answers" \
 	"error: No such file or directory|$(printf '3\n' | sha)" \
-	"$(printf 'I%s\0S3\n\0' "$D/none" | "$CACHEIO" | paste -sd '|')"
+	"$(printf 'I%s\0S3\n\0' "$D/none" | "$CIO" | paste -sd '|')"
 t_grep "I: a magic link of /proc: its inode, no path" $'^[0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]{9} [0-9]{9}\t$' \
-	<(printf 'I/proc/self/ns/user\0' | "$CACHEIO")
+	<(printf 'I/proc/self/ns/user\0' | "$CIO")
 
-printf 'X' | "$CACHEIO" > "$T_OUT"
+printf 'X' | "$CIO" > "$T_OUT"
 rc=${PIPESTATUS[1]}
 t_eq "an unknown request: error, exit 2" "error 2" "$(cat "$T_OUT") $rc"
-t_rc "a truncated request ends quietly" 0 bash -c "printf 'Sab' | '$CACHEIO'"
+t_rc "a truncated request ends quietly" 0 bash -c "printf 'Sab' | '$CIO'"
 
 # cache.sh: the same keys through the coprocess as through sha1sum.
 keys()

@@ -75,7 +75,7 @@ qemu_start()
 	# without the WORKDIR lock's descriptor: a guest must not outlive the
 	# run nor hold its lock.
 	(
-		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		lock_drop
 		cd "$dir" && exec "${cmd[@]}"
 	) < /dev/null >> "$log" 2>&1 &
 	QEMU_PID=$!

@@ -383,7 +383,7 @@ build_prebuild()
 	# the leader of a new group without forking: $! is the group. If this
 	# shell dies unawares (SIGKILL), make gets SIGTERM and passes it on.
 	(
-		[[ -n "${LOCK_FD:-}" ]] && exec {LOCK_FD}>&-
+		lock_drop
 		exec "${cmd[@]}"
 	) < /dev/null >> "$log" 2>&1 &
 	BUILD_PREBUILD_PID=$!
