@@ -95,8 +95,9 @@ rec_get()
 # pipeline order; by name, STAGE_NEEDS (the stage each needs),
 # STAGE_SCOPE (step or target), STAGE_PREP (yes or no), STAGE_RUNS
 # (commit, driver, beside-build, after-build or after-boot), STAGE_INPUTS (a program's inputs, space
-# separated) and STAGE_WHAT. Dies naming the table and the stage on a
-# bad line.
+# separated) and STAGE_WHAT, this file's own: what reads the table asks
+# stages_at, stage_get and stage_of_runs. Dies naming the table and the
+# stage on a bad line.
 load_stages()
 {
 	local table=$1; shift
@@ -164,6 +165,42 @@ stage_of_runs()
 		return 0
 	done
 	return 1
+}
+
+# stages_at(): array $1 = the stages of the table, in its order, whose
+# runs is $2 ("-": every stage) and that run at step $3 (at the
+# preparation, step 0, those the table lets run there).
+stages_at()
+{
+	local -n __sa_ref=$1; shift
+	local runs=$1; shift
+	local idx=$1; shift
+	local __sa_s
+
+	__sa_ref=()
+	for __sa_s in "${STAGES[@]}"; do
+		[[ "$runs" == - || "${STAGE_RUNS[$__sa_s]}" == "$runs" ]] || continue
+		((idx == 0)) && [[ "${STAGE_PREP[$__sa_s]}" == no ]] && continue
+		__sa_ref+=("$__sa_s")
+	done
+}
+
+# stage_get(): variable $1 = field $3 (needs, scope, prep, runs, inputs:
+# a program's, space separated; what) of stage $2 of the table.
+stage_get()
+{
+	local -n __sg_ref=$1; shift
+	local s=$1; shift
+
+	case $1 in
+	needs) __sg_ref=${STAGE_NEEDS[$s]-} ;;
+	scope) __sg_ref=${STAGE_SCOPE[$s]-} ;;
+	prep) __sg_ref=${STAGE_PREP[$s]-} ;;
+	runs) __sg_ref=${STAGE_RUNS[$s]-} ;;
+	inputs) __sg_ref=${STAGE_INPUTS[$s]-} ;;
+	what) __sg_ref=${STAGE_WHAT[$s]-} ;;
+	*) die "stage_get: no field '$1' in the stage table" ;;
+	esac
 }
 
 # stages_write(): the loaded stage table, in the form the report reads

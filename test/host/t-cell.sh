@@ -86,7 +86,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 83
+t_plan 88
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -186,9 +186,22 @@ e	b	target	yes	driver	-	after b, per target
 f	e	target	yes	driver	-	after e, per target
 EOF
 load_stages "$T_TMP/stages.tsv"
+all=() nb='' ne='' sf='' pb='' pc='' ra='' ins=''
+stages_at all - 1
+stage_get nb b needs; stage_get ne e needs; stage_get sf f scope
+stage_get pb b prep; stage_get pc c prep; stage_get ra a runs
 t_eq "load_stages: the stages in table order, with needs, scope, prep and runs" \
 	"a b c d e f|b:a e:b|target|no yes|driver" \
-	"${STAGES[*]}|b:${STAGE_NEEDS[b]} e:${STAGE_NEEDS[e]}|${STAGE_SCOPE[f]}|${STAGE_PREP[b]} ${STAGE_PREP[c]}|${STAGE_RUNS[a]}"
+	"${all[*]}|b:$nb e:$ne|$sf|$pb $pc|$ra"
+stages_at all - 0
+t_eq "stages_at: at the preparation, the stages the table lets run there" "a c d e f" "${all[*]}"
+stages_at all driver 1
+t_eq "stages_at: of one runs, in table order" "a b c d e f" "${all[*]}"
+# shellcheck disable=SC2016  # expanded by the inner shell
+t_rc "stage_get: a field the table has not is an error" 2 \
+	bash -c 'source "$1/tools/lib.sh"; source "$1/tools/cell.sh"; load_stages "$2"; stage_get x b nosuch' _ \
+	"$T_TOP" "$T_TMP/stages.tsv"
+t_grep "... naming it" "stage_get: no field 'nosuch'" "$T_OUT"
 stages_write "$T_TMP/stages-4.tsv"
 t_eq "stages_write: the report's four columns, in table order" \
 	"b|a|step|after a|4" "$(awk -F'\t' -v OFS='|' 'NR == 2 { print $1, $2, $3, $4, NF }' "$T_TMP/stages-4.tsv")"
@@ -311,7 +324,10 @@ writer	a	step	no	beside-build	out-rw	writes where its -rw input is
 reader	a	step	no	beside-build	out	writes where its read input is
 EOF
 load_stages "$T_TMP/prog-stages.tsv"
-t_eq "load_stages: a program's inputs, in order" "calls alpha" "${STAGE_INPUTS[p]}"
+stage_get ins p inputs
+t_eq "load_stages: a program's inputs, in order" "calls alpha" "$ins"
+stages_at all after-build 1
+t_eq "stages_at: the programs of one runs" "r" "${all[*]}"
 # The providers, as the driver defines them.
 # shellcheck disable=SC2317  # called through cell_prog
 {

@@ -766,7 +766,7 @@ boot_cells()
 	local art=$1; shift
 	local build_key=$1; shift
 	local key id ident t0 qver s k hit exp=()
-	local -a qargs
+	local -a qargs judges
 	local -A tg f keys=()
 
 	for id in "${TEST_IDS[@]}"; do
@@ -793,8 +793,8 @@ boot_cells()
 	hit=0
 	if cache_has boot "$key"; then
 		hit=1
-		for s in "${STAGES[@]}"; do
-			[[ "${STAGE_RUNS[$s]}" == after-boot ]] || continue
+		stages_at judges after-boot "$idx"
+		for s in "${judges[@]}"; do
 			if ! cell_prog_inputs k "$idx" "$tgt" "$s" || ! cache_has "$s" "$k"; then
 				hit=0
 				break
@@ -803,8 +803,7 @@ boot_cells()
 		done
 	fi
 	if ((hit)) && cell_lookup "$idx" "$tgt" boot "$key"; then
-		for s in "${STAGES[@]}"; do
-			[[ -n "${keys[$s]:-}" ]] || continue
+		for s in "${judges[@]}"; do
 			cell_lookup "$idx" "$tgt" "$s" "${keys[$s]}" || hit=0
 		done
 		((hit)) && return 0
@@ -827,6 +826,7 @@ boot_cells()
 boot_pending_finish()
 {
 	local idx tgt art key t0 accel t end f dir s k
+	local -a judges
 	local -A b
 
 	((${#BOOT_PENDING[@]})) || return 0
@@ -855,8 +855,8 @@ boot_pending_finish()
 	cell_end "$idx" "$tgt" boot "$key" "$t0" $((end - t0))
 	# What judges the boot (tests): from the boot just made, never from
 	# the cache.
-	for s in "${STAGES[@]}"; do
-		[[ "${STAGE_RUNS[$s]}" == after-boot ]] || continue
+	stages_at judges after-boot "$idx"
+	for s in "${judges[@]}"; do
 		cell_prog_inputs k "$idx" "$tgt" "$s" || continue
 		cell_prog_exec "$idx" "$tgt" "$s" "$k"
 	done
