@@ -33,7 +33,8 @@
 # elapsed ms, summary, log, and "RUN/CELL" or "-" for cached-from.
 #
 # Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
-# a RUNDIR with logs/, details/ and results/, RUN_ID and STEP_LABEL.
+# a RUNDIR with logs/, details/ and results/, named by its run's id
+# (WORKDIR/runs/ID: a record's run), and STEP_LABEL.
 #
 # shellcheck disable=SC2034  # CELL_* are what the runner tells its caller
 
@@ -429,7 +430,7 @@ cell_end()
 		result "$rec" FAIL "the $stage stage gave no result (see its log)"
 		result_nocache "$rec"
 	fi
-	printf 'ms\t%s\nrun\t%s\nstep\t%s\ntarget\t%s\n' "$ms" "$RUN_ID" "$idx" "$tgt" >> "$rec"
+	printf 'ms\t%s\nrun\t%s\nstep\t%s\ntarget\t%s\n' "$ms" "${RUNDIR##*/}" "$idx" "$tgt" >> "$rec"
 	rec_read r "$rec"
 	[[ -n "${r[nocache]}" ]] || cache_put "$stage" "$key" "$idx" "$tgt"
 	cell_record "$idx" "$tgt" "$stage" "${c[log]}"
@@ -473,7 +474,7 @@ cell_skip()
 
 	cell_files f "$1" "$2" "$3"
 	printf 'status\tskip\nsummary\t%s\nms\t0\nrun\t%s\nstep\t%s\ntarget\t%s\n' \
-		"${4//$'\t'/ }" "$RUN_ID" "$1" "$2" > "${f[rec]}"
+		"${4//$'\t'/ }" "${RUNDIR##*/}" "$1" "$2" > "${f[rec]}"
 	cell_record "$1" "$2" "$3" -
 }
 

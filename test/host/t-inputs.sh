@@ -289,7 +289,7 @@ gm()
 STAGE_DIR=$T_TOP/tools/stages
 load_stages "$T_TOP/tools/stages.tsv"
 mkdir -p "$RUNDIR/inputs"
-RUN_ID=t STEP_LABEL=(0 1/1)
+STEP_LABEL=(0 1/1)
 # The daily loop: 1/1 edits a comment of alpha's file; its next version
 # words the comment and the message otherwise.
 C1=$(on "$B0" $'alpha: note the counter\n\nA first message.' \
