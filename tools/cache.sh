@@ -359,10 +359,28 @@ declare -rA CACHE_EVIDENCE=(
 	[exports]="logs/@-exports.log logs/@-exports.reads"
 )
 
+# cache_dir(): variable $1 = where the cell of stage $2 under key $3 is
+# kept. A cell made with SANDBOX=0 is kept apart: the tree's code ran
+# unwatched, and a verdict the sandbox would have changed (it stops
+# what a build writes outside its dirs) must not be served to a run in
+# it, nor one it made to a run without it.
+cache_dir()
+{
+	local -n __cd_ref=$1; shift
+
+	__cd_ref=$WORKDIR/cache/$1/$2
+	[[ "$SANDBOX" == 0 ]] && __cd_ref+=-nosandbox
+	return 0
+}
+
 # cache_has(): is there a cached result of (stage $1, key $2) to use?
 cache_has()
 {
-	[[ "${FORCE:-0}" != 1 && -f "$WORKDIR/cache/$1/$2/record" ]]
+	local d
+
+	[[ "${FORCE:-0}" != 1 ]] || return 1
+	cache_dir d "$1" "$2"
+	[[ -f "$d/record" ]]
 }
 
 # cache_evidence(): variable $1 = the evidence kept with a cached cell
@@ -387,7 +405,7 @@ cache_get()
 	local -A got cfiles
 
 	[[ "${FORCE:-0}" == 1 ]] && return 1
-	d=$WORKDIR/cache/$stage/$key
+	cache_dir d "$stage" "$key"
 	rec_read got "$d/record" || return 1
 	run=${got[run]}
 	old=
@@ -428,9 +446,10 @@ cache_put()
 	local key=$1; shift
 	local idx=$1; shift
 	local tgt=$1; shift
-	local d=$WORKDIR/cache/$stage/$key t f
+	local d t f
 	local -A c
 
+	cache_dir d "$stage" "$key"
 	cell_files c "$idx" "$tgt" "$stage"
 	mkdir -p "$d.tmp.$$/evidence" || return 0
 	cp "${c[rec]}" "$d.tmp.$$/record" || return 0

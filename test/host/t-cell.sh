@@ -86,7 +86,7 @@ line()
 		'$1 == i && $2 == t && $3 == s { $5 = "MS"; print }' "$RUNDIR/cells.tsv"
 }
 
-t_plan 88
+t_plan 91
 
 # --- the cell-id rule, once ---
 t_eq "a step-scope cell's id" "1-apply" "$(cell_id 1 - apply)"
@@ -152,6 +152,18 @@ t_eq "and its record is made here" "-" "$(awk -F'\t' '$1 == 2 && $2 == "tA" { f 
 never_valid() { return 1; }
 cell_run 1 - fake k1 never_valid fake_ok a
 t_eq "a cached record its check refuses is redone" 3 "$(calls fake_ok)"
+
+# --- a cell made without the sandbox is kept apart ---
+new_run r2s
+: > "$CALLS"
+SANDBOX=0 cell_run 1 - fake k1 - fake_ok a
+t_eq "SANDBOX=0: a cell made in the sandbox is not served" 1 "$(calls fake_ok)"
+t_eq "SANDBOX=0: the cell made is kept apart" yes \
+	"$([[ -f $WORKDIR/cache/fake/k1-nosandbox/record ]] && echo yes || echo no)"
+SANDBOX=0 cell_run 2 - fake k1 - fake_ok a
+cell_run 3 - fake k1 - fake_ok a
+t_eq "each is served to a run like the one that made it" "1|r2s/1-fake|r2/1-fake" \
+	"$(calls fake_ok)|$(rec_get "$(cell_rec 2 - fake)" cached-from)|$(rec_get "$(cell_rec 3 - fake)" cached-from)"
 
 # --- a cached failure stays a failure ---
 new_run r3
