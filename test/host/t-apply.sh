@@ -11,7 +11,8 @@
 # same in short. Whatever failed, the worktree is left as it was: HEAD,
 # index and files, no git am under way, no scratch file; and the next
 # patch applies, as the same commit each time. A worktree not at the
-# commit the inputs name is no verdict.
+# commit the inputs name is no verdict, nor is a patch that fails on a
+# worktree with changes of its own (which is cleaned).
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -23,7 +24,7 @@ SRC=$D/src
 P=$D/patches
 mkdir -p "$D" "$P"
 
-t_plan 33
+t_plan 37
 
 export GIT_AUTHOR_NAME="A U Thor" GIT_AUTHOR_EMAIL=author@example.org \
 	GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@localhost \
@@ -100,6 +101,11 @@ g checkout -q --detach "$BASE"
 echo 'int added;' >> "$SRC/a.c"
 commit "a: Add a line"
 patch_of good.patch
+# newfile.patch: made on the base, adds c.c.
+g checkout -q --detach "$BASE"
+lines > "$SRC/c.c"
+commit "c: Add c.c"
+patch_of newfile.patch
 
 # The kernel repo holds the old commit and the base only.
 git init -q --bare "$KREPO"
@@ -210,6 +216,25 @@ apply 1 "$BASE" good.patch
 t_eq "a worktree not at the commit onto names: no verdict, not stored, nothing applied" \
 	"FAIL|the worktree $WT is at $MADE, not at $BASE (the driver checks it out)|1|$MADE" \
 	"$(rec status)|$(rec summary)|$(rec nocache)|$(git -C "$WT" rev-parse HEAD)"
+
+# A worktree with changes of its own (a file changed, a file git does not
+# track): a patch that fails on it is no verdict on the patch.
+git -C "$WT" checkout -q --detach "$BASE"
+echo 'int mine;' >> "$WT/a.c"
+apply 1 "$BASE" good.patch
+t_eq "a tracked file changed in the worktree: no verdict, not stored, the worktree cleaned" \
+	"FAIL|good.patch: no verdict: the worktree $WT was not that of its HEAD (changed: a.c)|1|$BASE|" \
+	"$(rec status)|$(rec summary)|$(rec nocache)|$(git -C "$WT" rev-parse HEAD)|$(git -C "$WT" status --porcelain --ignored)"
+lines > "$WT/c.c"
+apply 1 "$BASE" newfile.patch
+t_eq "a file git does not track where the patch adds one: the same" \
+	"FAIL|newfile.patch: no verdict: the worktree $WT was not that of its HEAD (not tracked: c.c)|1|" \
+	"$(rec status)|$(rec summary)|$(rec nocache)|$(git -C "$WT" status --porcelain --ignored)"
+t_grep "the details say what was found and what to do" \
+	'^next: no verdict on newfile\.patch; rerun' "$DETAIL"
+apply 1 "$BASE" newfile.patch
+t_eq "on the cleaned worktree the patch applies" "ok|c: Add c.c" \
+	"$(rec status)|$(git -C "$WT" log -1 --format=%s HEAD)"
 
 git -C "$WT" checkout -q --detach "$BASE"
 apply 0 "$BASE"
