@@ -26,8 +26,9 @@
 #                  (toolchain/, kvm-probe.*, pkg-version.*, deps.stamp)
 #                  go (at most hourly, as below).
 #   /dev/shm/bisect-check.*  the worktree dir of a WORKDIR that is gone
-#                  (wt_root_orphans: removed by hand) goes, with the
-#                  kept worktree in it (at most hourly, as above).
+#                  (wt_root_orphans: removed by hand) goes once it is an
+#                  hour old, with the kept worktree in it (at most
+#                  hourly, as above).
 #
 # Usage: tools/prune.sh [WORKDIR]   (default: $WORKDIR, else the default)
 

@@ -378,7 +378,9 @@ wt_root_make()
 # is gone (removed by hand: make distclean removes its own), one a line:
 # a kept worktree there holds a kernel tree in memory (1.5 GB) that no
 # run would use again. Only those that name their WORKDIR, and are the
-# dir wt_root gives it, and are ours.
+# dir wt_root gives it, and are ours, and have not changed for an hour:
+# a run may make its worktree's dir before its WORKDIR (make bench's
+# tree of a WORKDIR that bisect-check makes later).
 wt_root_orphans()
 {
 	local dir workdir
@@ -387,7 +389,8 @@ wt_root_orphans()
 		[[ -d "$dir" && ! -L "$dir" && -O "$dir" && -r "$dir/.workdir" ]] || continue
 		IFS= read -r workdir < "$dir/.workdir" || continue
 		[[ "$workdir" == /* && ! -e "$workdir" ]] || continue
-		[[ "$(wt_root "$workdir")" == "$dir" ]] && echo "$dir"
+		[[ "$(wt_root "$workdir")" == "$dir" ]] || continue
+		[[ -n "$(find "$dir" -maxdepth 0 -mmin +60)" ]] && echo "$dir"
 	done
 	return 0
 }

@@ -28,7 +28,7 @@ present()
 	if [[ -e "$1" || -L "$1" ]]; then echo yes; else echo no; fi
 }
 
-t_plan 28
+t_plan 29
 
 # 25 runs, one a day; runs/latest names the newest, last-run/ an old one.
 for i in $(seq -w 1 25); do
@@ -115,10 +115,10 @@ t_eq "sourced with cache.sh: the newest 2 runs and the pinned one stay" \
 	"20261102-02 20261105-05 20261106-06" \
 	"$(cd "$W2/runs" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | xargs)"
 # Worktree dirs on /dev/shm (worktree.sh wt_root): one of a WORKDIR removed
-# by hand, with a kept worktree in it, goes; one of a WORKDIR that is
-# there stays, and so does one whose note names another WORKDIR than
-# its name says.
-gone=$T_TMP/gone-workdir live=$T_TMP/live-workdir
+# by hand, with a kept worktree in it, goes once an hour old; one made
+# just now before its WORKDIR stays, as does one of a WORKDIR that is
+# there, and one whose note names another WORKDIR than its name says.
+gone=$T_TMP/gone-workdir live=$T_TMP/live-workdir new=$T_TMP/new-workdir
 mkdir -p "$live"
 
 # lib(): command $@ in a shell with tools/lib.sh.
@@ -128,12 +128,16 @@ lib()
 }
 
 groot=$(lib wt_root "$gone") lroot=$(lib wt_root "$live") froot=$(lib wt_root "$T_TMP/forged")
+nroot=$(lib wt_root "$new")
 if [[ "$groot" == /dev/shm/* ]]; then
 	lib wt_root_make "$groot/worktree" "$gone" && mkdir "$groot/worktree-kept"
+	touch -d '2 hours ago' "$groot"
+	lib wt_root_make "$nroot/worktree" "$new" && mkdir "$nroot/worktree"
 	lib wt_root_make "$lroot/worktree" "$live" && mkdir "$lroot/worktree-kept"
 	lib wt_root_make "$froot/worktree" "$gone"
 	out=$(PRUNE_RUNS=20 PRUNE_DAYS=14 bash "$T_TOP/tools/prune.sh" "$W" 2>&1)
 	t_eq "the worktree dir of a WORKDIR removed by hand goes" no "$(present "$groot")"
+	t_eq "one made in the last hour, its WORKDIR not yet made, stays" yes "$(present "$nroot/worktree")"
 	t_eq "the worktree dir of a WORKDIR that is there stays" yes "$(present "$lroot/worktree-kept")"
 	t_eq "a dir whose note does not match its name stays" yes "$(present "$froot/.workdir")"
 	rmdir "$lroot/worktree-kept" && lib wt_root_drop "$lroot/worktree" "$live"
@@ -141,9 +145,9 @@ if [[ "$groot" == /dev/shm/* ]]; then
 	mkdir "$froot/worktree-kept" && lib wt_root_drop "$froot/worktree" "$T_TMP/forged"
 	t_eq "wt_root_drop: with something else in it, it stays, noted" "yes $(realpath -m "$T_TMP/forged")" \
 		"$(present "$froot") $(cat "$froot/.workdir" 2> /dev/null)"
-	rm -rf "$groot" "$lroot" "$froot"
+	rm -rf "$groot" "$lroot" "$froot" "$nroot"
 else
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6; do
 		t_skip "no tmpfs /dev/shm of 8 GiB here: worktrees go in WORKDIR"
 	done
 fi
