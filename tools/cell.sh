@@ -48,15 +48,16 @@ source "$TOP/tools/sandbox.sh"
 # Where the stage programs are (the tests point it at fake ones).
 STAGE_DIR=$TOP/tools/stages
 
-# progress(): one line per cell as it starts and ends, also kept in the
-# run dir (progress.log: the run's timeline).
+# progress(): one line per cell as it starts and ends, and of the run's
+# other steps, kept in the run dir (progress.log: the run's timeline);
+# on stderr too, but with QUIET=1 (bisect-check -q: no progress).
 progress()
 {
 	local t line s
 	elapsed_ms t
 	fmt_ms_to s "$t"
 	printf -v line '%s: [%7s] %s' "$PROG" "$s" "$*"
-	echo "$line" >&2
+	[[ "$QUIET" == 1 ]] || echo "$line" >&2
 	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"
 	return 0
 }

@@ -32,7 +32,8 @@ RUN_T0=$((RUN_T0 / 1000))
 : "${WORKDIR:=${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}"
 : "${JOBS:=$(nproc)}"
 : "${SERIES:=$TOP/series.yaml}"
-# QUIET=1 (bisect-check -q): no progress of long work (builds, the run).
+# QUIET=1 (bisect-check -q): no progress on stderr (the cells' lines,
+# long work's), only errors, warnings and the report.
 : "${QUIET:=0}"
 # How often long work says how far it is: seconds on a terminal (in
 # place), and otherwise (a CI log, a line each time).

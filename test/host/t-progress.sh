@@ -18,7 +18,7 @@
 # shellcheck source=tools/import.sh
 . "$T_TOP/tools/import.sh"
 
-t_plan 20
+t_plan 22
 
 t_eq "a quarter done in 10 s: 30 s left" \
 	"50 of 200 steps (25%), 10s, about 30s left" "$(fmt_done 50 200 steps 10)"
@@ -33,7 +33,7 @@ t_eq "none done yet: no rate to go by" "0 steps, 3s" "$(fmt_done 0 10 steps 3)"
 # said 0.0s); progress stamps its lines with it.
 clock()
 {
-	TOP=$T_TOP RUNDIR='' PROG=p bash -c '
+	TOP=$T_TOP RUNDIR=${2:-} PROG=p bash -c '
 		. "$TOP/tools/lib.sh"
 		. "$TOP/tools/cell.sh"
 		sleep 0.3
@@ -44,7 +44,10 @@ clock()
 		esac' clock "$1"
 }
 t_eq "elapsed_ms: the time since lib.sh was sourced, into the caller's t" yes "$(clock elapsed)"
-t_grep "progress: its line stamped with that time" '^p: \[ *0\.[3-9]s\] hello$' <(clock progress)
+t_grep "progress: its line stamped with that time" '^p: \[ *0\.[3-9]s\] hello$' <(QUIET=0 clock progress)
+mkdir -p "$T_TMP/qrun"
+t_eq "progress with QUIET=1: nothing on stderr" "" "$(QUIET=1 clock progress "$T_TMP/qrun")"
+t_grep "... but the line in the run's progress.log" '^p: \[ *0\.[3-9]s\] hello$' "$T_TMP/qrun/progress.log"
 
 # A build: kbuild's lines counted against the dir's last build, or for
 # a fresh dir the target's last fresh build.
