@@ -154,6 +154,13 @@ import_hash()
 	echo "$commit"
 }
 
+# import_place(): the unpacked tree of stage_import made the worktree's
+# files (worktree_place), before it is hashed; log to $1.
+import_place()
+{
+	worktree_place "$1" "$IMPORT_TREE" "$IMPORT_INDEX"
+}
+
 # import_hash_start(): import_hash in the background; its commit id goes
 # to IMPORT_INDEX.commit. Stopped or awaited with import_hash_wait, which
 # also stops its progress line; that says how the build writing log $3

@@ -95,18 +95,24 @@ worktree_clear()
 	defer worktree_remove
 }
 
-# worktree_place(): right after an import, move the unpacked tree (old
+# The index of the files worktree_place put at $WT, until stage_worktree
+# makes them the worktree: this file's own.
+WT_PLACED=
+
+# worktree_place(): right after an import, move the unpacked tree $2 (old
 # mtimes) to $WT, where it is hashed (import_hash) and may be built from
-# meanwhile; stage_worktree makes it a git worktree once the commit exists.
+# meanwhile; stage_worktree makes it a git worktree once the commit
+# exists, with the index $3 the hashing writes; log to $1.
 worktree_place()
 {
 	local log=$1; shift
+	local tree=$1; shift
+	local index=$1; shift
 
 	worktree_clear "$log" || return "$EXIT_SETUP"
-	mv "$IMPORT_TREE" "$WT" || return "$EXIT_SETUP"
+	mv "$tree" "$WT" || return "$EXIT_SETUP"
 	echo "moved the unpacked import to $WT" >> "$log"
-	IMPORT_TREE=$WT
-	WT_PLACED=1
+	WT_PLACED=$index
 }
 
 # stage_worktree(): make the run's worktree at $WT: the kept worktree,
@@ -118,10 +124,9 @@ stage_worktree()
 	local base=$1; shift
 	local log=$1; shift
 
-	if [[ -n "${WT_PLACED:-}" ]]; then
-		worktree_adopt "$base" "$log" "$IMPORT_INDEX" || return
+	if [[ -n "$WT_PLACED" ]]; then
+		worktree_adopt "$base" "$log" "$WT_PLACED" || return
 		WT_PLACED=
-		IMPORT_TREE=
 		return 0
 	fi
 	worktree_clear "$log" || return "$EXIT_SETUP"
