@@ -85,6 +85,8 @@ BENCH_LONG=${BENCH_LONG:-12}
 # earlier bench's builds of them must not be in the cache.
 BENCH_NONCE=${BENCH_NONCE:-$(date +%s)}
 declare -A SECS=()
+# The series' branch, package and config fragment (main).
+BRANCH='' PACKAGE_NAME='' FRAGMENT=''
 BENCH_DPIDS=()
 
 # timed(): run a command, store its wall time in SECS[$1]; fail with it.
@@ -131,7 +133,7 @@ cold_build()
 	local src=$COLD_SRC out t t0 img
 	local -a kv frags
 	mkdir -p "$src"
-	tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
+	tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE_NAME.tar.xz" || return 1
 	for t in "${TGT_NAMES[@]}"; do
 		bench_kvars kv "$t" '' frags img
 		out=$BENCH_DIR/cold-out/$t
@@ -174,7 +176,7 @@ distcc_build()
 	"$TOP/tools/deps.sh" dist || return 1
 	if [[ ! -f "$src/Makefile" ]]; then
 		mkdir -p "$src" &&
-			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
+			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE_NAME.tar.xz" || return 1
 	fi
 	bench_kvars kv "$t" '' frags img
 	bench_kvars ckv "$t" 'ccache ' frags img
@@ -230,7 +232,7 @@ sandbox_build()
 
 	if [[ ! -f "$src/Makefile" ]]; then
 		mkdir -p "$src" &&
-			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE.tar.xz" || return 1
+			tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE_NAME.tar.xz" || return 1
 	fi
 	bench_kvars kv "$t" '' frags img
 	rm -rf "$out"
@@ -314,7 +316,7 @@ edited_series()
 	local tip blob tree commit
 
 	mkdir -p "$dir"
-	tip=$(git --git-dir="$k" rev-parse "bisect/$SERIES_NAME/v$SERIES_VERSION") || return 1
+	tip=$(git --git-dir="$k" rev-parse "$BRANCH") || return 1
 	blob=$(git --git-dir="$k" show "$tip:kernel/kallsyms.c" |
 		sed -e "s/ (bench edit [0-9]*)//" \
 		    -e "0,/^ \\* Iterate over all symbols in vmlinux/s//& (bench edit $BENCH_NONCE)/" |
@@ -350,12 +352,12 @@ naive()
 
 	git --git-dir="$k" worktree remove --force "$wt" > /dev/null 2>&1
 	rm -rf "$wt" "$out" "$BENCH_DIR/naive-art"
-	base=$(git --git-dir="$k" rev-parse "bisect/$SERIES_NAME/v$SERIES_VERSION-base")
-	tip=$(git --git-dir="$k" rev-parse "bisect/$SERIES_NAME/v$SERIES_VERSION")
+	base=$(git --git-dir="$k" rev-parse "$BRANCH-base")
+	tip=$(git --git-dir="$k" rev-parse "$BRANCH")
 	git --git-dir="$k" worktree add -q --detach "$wt" "$base" || return 1
 	mkdir -p "$out"
 	# x86_64 with gcc, what bench-naive-step.sh builds and boots.
-	(cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$out" "$CONFIG_FRAGMENT" \
+	(cd "$wt" && scripts/kconfig/merge_config.sh -n -O "$out" "$FRAGMENT" \
 		"$TOP/tools/kconfig/arch-x86_64.config" > /dev/null 2>&1)
 	git -C "$wt" checkout -q --detach "$tip"
 	# What the runner runs (it bails out without a program).
@@ -428,7 +430,7 @@ first_verdict_floor()
 report()
 {
 	local c v t
-	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series $SERIES_NAME v$SERIES_VERSION"
+	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series ${BRANCH#bisect/}"
 	printf '%-12s %10s   %s\n' case seconds note
 	for c in cold-build distcc sandbox cold warm edit-3/3 long robots naive; do
 		v=${SECS[$c]:-}
@@ -520,6 +522,12 @@ main()
 	load_series "$SERIES"
 	# The distcc case's daemons stop on exit, error and Ctrl-C too.
 	defer_init
+	# The loaded series' fields the cases read.
+	series_branch BRANCH
+	series_get PACKAGE_NAME package
+	series_get FRAGMENT config
+	[[ -n "$PACKAGE_NAME" ]] ||
+		die "$SERIES: its base is a repository, not a Debian package: make bench measures a package's series"
 	mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
 	command -v ccache >/dev/null || die "ccache missing: run 'make deps'"
 	# Setup, not timed: leftovers of an earlier bench.

@@ -30,6 +30,8 @@ WT=$WORKDIR/range-diff-wt
 LOG=$WORKDIR/range-diff.log
 
 declare -a OLD_PATCHES=() NEW_PATCHES=()
+# The name and version of the series load_patches read last.
+NAME='' VERSION=''
 
 # usage(): print the usage and exit with $1.
 usage()
@@ -53,8 +55,8 @@ load_patches()
 	local i
 
 	load_series "$file"
-	NAME=$SERIES_NAME
-	VERSION=$SERIES_VERSION
+	series_get NAME name
+	series_get VERSION version
 	for i in "${!STEP_PATCH[@]}"; do
 		into[i]=${STEP_PATCH[i]}
 	done

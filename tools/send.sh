@@ -49,6 +49,8 @@ LOG=$WORKDIR/send.log
 B4CONFIG=$(b4_config_of "$SERIES")
 
 declare -a PATCHES=() FILE_IDS=() SENT_IDS=() RUN_IDS=() WHY=()
+# The series' name, version and cover letter (load).
+NAME='' VERSION='' COVER=''
 
 # usage(): print the usage and exit with $1.
 usage()
@@ -126,9 +128,9 @@ send_series()
 	local i
 
 	load_series "$SERIES"
-	NAME=$SERIES_NAME
-	VERSION=$SERIES_VERSION
-	COVER=$SERIES_COVER
+	series_get NAME name
+	series_get VERSION version
+	series_get COVER cover
 	# A series may leave its cover letter out: it is checked, not sent
 	# (and --abi prints for one yet to be written).
 	[[ -n "$COVER" || "$ABI_ONLY" == 1 ]] ||

@@ -34,12 +34,43 @@ declare -A TGT_SKIP=()
 declare -A TGT_SKIP_CASES=()
 declare -a GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 declare -a GUEST_TEST_IDS=() GUEST_EXECS=()
+# The series' own fields, by the name of their record: name, version,
+# cover (the cover letter's file, empty for none), config (the config
+# fragment), package, or repo and base-commit (the base: the other one,
+# or two, empty), timeout (boot.timeout). This file's own: series_get
+# reads one, series_set changes one (before series_write).
+declare -A SERIES_META=()
 
 # shellcheck source=tools/target.sh
 source "$TOP/tools/target.sh"
 # hash_to, for the guest's fragment; sourced once (its tables are read-only).
 # shellcheck source=tools/cache.sh
 declare -F hash_to > /dev/null || source "$TOP/tools/cache.sh"
+
+# series_get(): variable $1 = the series' field $2 (SERIES_META's names).
+series_get()
+{
+	local -n __se_ref=$1; shift
+
+	[[ -n "${SERIES_META[$1]+set}" ]] || die "series_get: no field '$1' (a series is loaded first)"
+	__se_ref=${SERIES_META[$1]}
+}
+
+# series_set(): the series' field $1 = $2, as series_write writes it.
+series_set()
+{
+	[[ -n "${SERIES_META[$1]+set}" ]] || die "series_set: no field '$1' (a series is loaded first)"
+	SERIES_META[$1]=$2
+}
+
+# series_branch(): variable $1 = the series' branch in the kernel repo,
+# bisect/NAME/vVERSION (and NAME-vVERSION-base its base's).
+series_branch()
+{
+	local -n __sb_ref=$1; shift
+
+	__sb_ref=bisect/${SERIES_META[name]}/v${SERIES_META[version]}
+}
 
 # load_series(): validate series file $1 with tools/bin/series and load
 # all of it; a second call loads another series in place of the first.
@@ -62,22 +93,16 @@ load_series()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
 	GUEST_MODULES=- GUEST_PROGRAMS=-
-	# No cover letter: SERIES_COVER empty. The base is PACKAGE, or
-	# BASE_REPO and BASE_REV (the other one, or two, empty).
-	SERIES_COVER='' PACKAGE='' BASE_REPO='' BASE_REV=''
+	SERIES_META=([name]='' [version]='' [cover]='' [config]='' [package]='' [repo]=''
+		[base-commit]='' [timeout]='')
 	# The last variable takes the rest of the line, tabs and all: the
 	# longest record with a fixed number of fields, finding-accept, has
 	# seven.
 	while IFS=$'\t' read -r kind a b c d e f; do
 		case $kind in
-		name) SERIES_NAME=$a ;;
-		version) SERIES_VERSION=$a ;;
-		cover) SERIES_COVER=$a ;;
-		config) CONFIG_FRAGMENT=$a ;;
-		package) PACKAGE=$a ;;
-		repo) BASE_REPO=$a ;;
-		base-commit) BASE_REV=$a ;;
-		timeout) SERIES_TIMEOUT=$a ;;
+		name | version | cover | config | package | repo | base-commit | timeout)
+			SERIES_META[$kind]=$a
+			;;
 		target)
 			TGT_NAMES+=("$a")
 			TGT_ARCH[$a]=$b
@@ -110,7 +135,7 @@ load_series()
 		opyaml) GUEST_OPS_YAML+=("$a") ;;
 		esac
 	done <<< "$records"
-	BOOT_TIMEOUT=${BOOT_TIMEOUT:-$SERIES_TIMEOUT}
+	BOOT_TIMEOUT=${BOOT_TIMEOUT:-${SERIES_META[timeout]}}
 	((${#TGT_NAMES[@]})) || die "$file: tools/bin/series gave no target (make tools?)"
 	targets_check "$file"
 	guest_check "$file"
@@ -202,15 +227,16 @@ series_write()
 {
 	local id i t skip check kind file match reason listed sym cases
 
-	printf 'name: %s\nversion: %s\n' "$(yaml_str "$SERIES_NAME")" "$SERIES_VERSION"
-	[[ -z "$SERIES_COVER" ]] ||
-		printf 'cover-letter: %s\n' "$(yaml_str "$SERIES_COVER")"
-	printf 'config: %s\nbase:\n' "$(yaml_str "$CONFIG_FRAGMENT")"
-	if [[ -n "$BASE_REPO" ]]; then
-		printf '  repo: %s\n  commit: %s\n' "$(yaml_str "$BASE_REPO")" \
-			"$(yaml_str "$BASE_REV")"
+	printf 'name: %s\nversion: %s\n' "$(yaml_str "${SERIES_META[name]}")" \
+		"${SERIES_META[version]}"
+	[[ -z "${SERIES_META[cover]}" ]] ||
+		printf 'cover-letter: %s\n' "$(yaml_str "${SERIES_META[cover]}")"
+	printf 'config: %s\nbase:\n' "$(yaml_str "${SERIES_META[config]}")"
+	if [[ -n "${SERIES_META[repo]}" ]]; then
+		printf '  repo: %s\n  commit: %s\n' "$(yaml_str "${SERIES_META[repo]}")" \
+			"$(yaml_str "${SERIES_META[base-commit]}")"
 	else
-		printf '  package: %s\n' "$(yaml_str "$PACKAGE")"
+		printf '  package: %s\n' "$(yaml_str "${SERIES_META[package]}")"
 	fi
 	((${#PREP_PATCHES[@]} == 0)) || printf '  prep:\n'
 	for i in "${PREP_PATCHES[@]}"; do
@@ -220,7 +246,7 @@ series_write()
 	for id in "${TEST_IDS[@]}"; do
 		printf '    %s: %s\n' "$id" "${EXPECT["0:$id"]}"
 	done
-	printf 'boot:\n  timeout: %s\ntargets:\n' "$SERIES_TIMEOUT"
+	printf 'boot:\n  timeout: %s\ntargets:\n' "${SERIES_META[timeout]}"
 	for t in "${TGT_NAMES[@]}"; do
 		printf '  - name: %s\n    arch: %s\n    compiler: %s\n    boot: %s\n' \
 			"$t" "${TGT_ARCH[$t]}" "${TGT_COMPILER[$t]}" "${TGT_BOOT[$t]}"

@@ -136,7 +136,8 @@ target_get()
 	w=()
 	[[ "$v" == - ]] || read -r -a w <<< "${v//\{cross\}/$cross}"
 	__tg_ref["make"]="${w[*]}"
-	frags=$CONFIG_FRAGMENT$'\n'$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}
+	series_get frags config
+	frags+=$'\n'$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}
 	[[ "${TGT_CONFIG[$t]}" == - ]] || frags+=$'\n'${TGT_CONFIG[$t]}
 	# What the guest's KUnit suites need (series.sh, guest_check).
 	[[ -z "${GUEST_FRAGMENT:-}" ]] || frags+=$'\n'$GUEST_FRAGMENT

@@ -65,7 +65,7 @@ main()
 	# The series of series.yaml, renamed, with the new patches after 3/3.
 	load_series "$TOP/series.yaml"
 	last=$((NSTEPS - 1))
-	SERIES_NAME=long-series
+	series_set name long-series
 	for f in "$out"/0*.patch; do
 		STEP_PATCH[NSTEPS]=$f
 		for id in "${TEST_IDS[@]}"; do

@@ -134,7 +134,7 @@ git --git-dir="$K" format-patch -1 --stdout "$commit" > "$T_TMP/0003-edited.patc
 	# shellcheck source=tools/series.sh
 	source "$T_TOP/tools/series.sh"
 	load_series "$SERIES"
-	SERIES_NAME=t20-edit
+	series_set name t20-edit
 	STEP_PATCH[3]=$T_TMP/0003-edited.patch
 	series_write
 ) > "$edit"

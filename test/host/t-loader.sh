@@ -22,7 +22,16 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 	"$T_TOP/test/fixtures/series/target-skip-cases.yaml"
 	"$T_TOP/test/fixtures/series/repo-base.yaml")
 
-t_plan $((${#FILES[@]} + 28))
+t_plan $((${#FILES[@]} + 30))
+
+# meta(): print the loaded series' field $1 (series_get).
+meta()
+{
+	local v
+
+	series_get v "$1"
+	printf '%s' "$v"
+}
 
 for f in "${FILES[@]}"; do
 	load_series "$f"
@@ -35,9 +44,9 @@ done
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "every record is kept: cover, claims, reasons" \
 	"$T_TOP/cover-letter.txt|a claim: with \"quotes\", a \\backslash and # no comment|it says \"why\": C:\\path and 'single' quotes" \
-	"$SERIES_COVER|${TEST_CLAIM[t-one]}|${ACCEPT_REASON["1:UNKNOWN_COMMIT_ID"]}"
+	"$(meta cover)|${TEST_CLAIM[t-one]}|${ACCEPT_REASON["1:UNKNOWN_COMMIT_ID"]}"
 t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
-t_eq "the series' own timeout" 45 "$SERIES_TIMEOUT"
+t_eq "the series' own timeout" 45 "$(meta timeout)"
 t_eq "the targets, in order, with their records" \
 	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
 	"$(for name in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$name" "${TGT_ARCH[$name]}" \
@@ -101,7 +110,7 @@ t_eq "TGT_SKIP_CASES: a second load drops the first's" 0 "${#TGT_SKIP_CASES[@]}"
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
 t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
-	"$SERIES_NAME $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
+	"$(meta name) $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
 
 # An edited series (a patch appended) is written and read back.
 STEP_PATCH[NSTEPS]=$(echo "$T_TOP"/patches/v1/0001-*.patch)
@@ -139,11 +148,11 @@ t_eq "a booting series with tests but no guest.run is an error naming the file a
 fix=$T_TOP/test/fixtures/series
 fix_real=$(cd "$fix" && pwd -P)
 load_series "$fix/repo-base.yaml"
-t_eq "repo base: BASE_REPO absolute, BASE_REV as written, PACKAGE empty" \
-	"$fix_real/linux|v6.6-rc1~3^2|" "$BASE_REPO|$BASE_REV|$PACKAGE"
+t_eq "repo base: repo absolute, base-commit as written, package empty" \
+	"$fix_real/linux|v6.6-rc1~3^2|" "$(meta repo)|$(meta base-commit)|$(meta package)"
 t_eq "repo base: no cover, prep, tests, guest; the target boots" \
 	"|0|0|0|yes|" \
-	"$SERIES_COVER|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|${#GUEST_OPS[@]}|${TGT_BOOT[x86_64-gcc]}|$GUEST_FRAGMENT"
+	"$(meta cover)|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|${#GUEST_OPS[@]}|${TGT_BOOT[x86_64-gcc]}|$GUEST_FRAGMENT"
 series_write > "$T_TMP/repo-base.yaml"
 t_eq "repo base: written as repo and commit, nothing empty written" \
 	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \
@@ -152,7 +161,11 @@ t_eq "repo base: written as repo and commit, nothing empty written" \
 t_eq "repo base: no cover-letter, prep, expect, tests or guest written" "" \
 	"$(grep -E '^ *(cover-letter|prep|expect|tests|guest):' "$T_TMP/repo-base.yaml")"
 load_series "$fix/claimless.yaml"
-t_eq "a package base after a repo base: BASE_REPO and BASE_REV empty again" \
-	"linux-source-6.1||" "$PACKAGE|$BASE_REPO|$BASE_REV"
+t_eq "a package base after a repo base: repo and base-commit empty again" \
+	"linux-source-6.1||" "$(meta package)|$(meta repo)|$(meta base-commit)"
+# shellcheck disable=SC2016  # expanded by the inner shell
+t_rc "series_get: a field no series has is an error" 2 bash -c \
+	'. "$1/tools/lib.sh"; . "$1/tools/series.sh"; load_series "$1/series.yaml"; series_get v nosuch' _ "$T_TOP"
+t_grep "... naming it" "series_get: no field 'nosuch'" "$T_OUT"
 
 t_done
