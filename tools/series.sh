@@ -37,8 +37,11 @@ declare -a GUEST_TEST_IDS=() GUEST_EXECS=()
 # The series' own fields, by the name of their record: name, version,
 # cover (the cover letter's file, empty for none), config (the config
 # fragment), package, or repo and base-commit (the base: the other one,
-# or two, empty), timeout (boot.timeout). This file's own: series_get
-# reads one, series_set changes one (before series_write).
+# or two, empty), timeout (boot.timeout), guest-modules and
+# guest-programs (their dirs, "-" for none), and guest-fragment (the
+# config fragment of the guest's KUnit options, guest_check; empty for
+# none). This file's own: series_get reads one, series_set changes one
+# (before series_write); series_list copies one of the guest's lists.
 declare -A SERIES_META=()
 
 # shellcheck source=tools/target.sh
@@ -61,6 +64,23 @@ series_set()
 {
 	[[ -n "${SERIES_META[$1]+set}" ]] || die "series_set: no field '$1' (a series is loaded first)"
 	SERIES_META[$1]=$2
+}
+
+# series_list(): array $1 = the guest's list $2: program (the programs
+# of guest-programs it runs, by name), driver (the modules its
+# initramfs loads), kconfig (the options its operations need) or op
+# (its operations, as the runner reads them).
+series_list()
+{
+	local -n __sl_ref=$1; shift
+
+	case $1 in
+	program) __sl_ref=("${GUEST_EXECS[@]}") ;;
+	driver) __sl_ref=("${GUEST_DRIVERS[@]}") ;;
+	kconfig) __sl_ref=("${GUEST_KCONFIG[@]}") ;;
+	op) __sl_ref=("${GUEST_OPS[@]}") ;;
+	*) die "series_list: no list '$1'" ;;
+	esac
 }
 
 # series_branch(): variable $1 = the series' branch in the kernel repo,
@@ -92,15 +112,16 @@ load_series()
 	TGT_SKIP=() TGT_SKIP_CASES=()
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
-	GUEST_MODULES=- GUEST_PROGRAMS=-
 	SERIES_META=([name]='' [version]='' [cover]='' [config]='' [package]='' [repo]=''
-		[base-commit]='' [timeout]='')
+		[base-commit]='' [timeout]='' [guest-modules]=- [guest-programs]=-
+		[guest-fragment]='')
 	# The last variable takes the rest of the line, tabs and all: the
 	# longest record with a fixed number of fields, finding-accept, has
 	# seven.
 	while IFS=$'\t' read -r kind a b c d e f; do
 		case $kind in
-		name | version | cover | config | package | repo | base-commit | timeout)
+		name | version | cover | config | package | repo | base-commit | timeout | \
+		guest-modules | guest-programs)
 			SERIES_META[$kind]=$a
 			;;
 		target)
@@ -122,8 +143,6 @@ load_series()
 		finding-accept) FINDING_ACCEPT[a]+="$b"$'\t'"$c"$'\t'"$d"$'\t'"$e"$'\t'"$f"$'\n' ;;
 		abi) ABI_DECL[a]+="$b"$'\t'"$c"$'\n' ;;
 		expect) EXPECT["$a:$b"]=$c ;;
-		guest-modules) GUEST_MODULES=$a ;;
-		guest-programs) GUEST_PROGRAMS=$a ;;
 		program) GUEST_EXECS+=("$a") ;;
 		driver) GUEST_DRIVERS+=("$a") ;;
 		kconfig) GUEST_KCONFIG+=("$a") ;;
@@ -152,14 +171,13 @@ load_series()
 # guest_check(): a series whose targets boot and that declares tests
 # has a guest program (file $1's guest.run) to judge them; a series
 # without tests needs none, its boots judged by their console alone. The
-# program's KUnit options become a config fragment of their own,
-# GUEST_FRAGMENT, named by its contents (target.sh merges it).
+# program's KUnit options become a config fragment of their own, the
+# field guest-fragment, named by its contents (target.sh merges it).
 guest_check()
 {
 	local file=$1; shift
-	local t text
+	local t text frag
 
-	GUEST_FRAGMENT=
 	if ((!${#GUEST_OPS[@]})); then
 		((${#TEST_IDS[@]})) || return 0
 		for t in "${TGT_NAMES[@]}"; do
@@ -172,13 +190,14 @@ guest_check()
 	printf -v text '%s\n' "# The options the guest's operations need (series.yaml guest.run)." \
 		"${GUEST_KCONFIG[@]}"
 	hash_to t "$text"
-	GUEST_FRAGMENT=$WORKDIR/kconfig/guest-$t.config
-	[[ -f "$GUEST_FRAGMENT" ]] && return 0
+	frag=$WORKDIR/kconfig/guest-$t.config
+	SERIES_META[guest-fragment]=$frag
+	[[ -f "$frag" ]] && return 0
 	# A WORKDIR that cannot take it is reported by the caller's own
 	# check of WORKDIR, which says what to do; no build runs without.
-	{ mkdir -p "$WORKDIR/kconfig" && printf '%s' "$text" > "$GUEST_FRAGMENT.tmp.$$" &&
-		mv "$GUEST_FRAGMENT.tmp.$$" "$GUEST_FRAGMENT"; } 2> /dev/null ||
-		rm -f "$GUEST_FRAGMENT.tmp.$$" 2> /dev/null
+	{ mkdir -p "$WORKDIR/kconfig" && printf '%s' "$text" > "$frag.tmp.$$" &&
+		mv "$frag.tmp.$$" "$frag"; } 2> /dev/null ||
+		rm -f "$frag.tmp.$$" 2> /dev/null
 	return 0
 }
 
@@ -278,10 +297,10 @@ series_write()
 	done
 	if ((${#GUEST_OPS_YAML[@]})); then
 		printf 'guest:\n'
-		[[ "$GUEST_MODULES" == - ]] ||
-			printf '  modules: %s\n' "$(yaml_str "$GUEST_MODULES")"
-		[[ "$GUEST_PROGRAMS" == - ]] ||
-			printf '  programs: %s\n' "$(yaml_str "$GUEST_PROGRAMS")"
+		[[ "${SERIES_META[guest-modules]}" == - ]] ||
+			printf '  modules: %s\n' "$(yaml_str "${SERIES_META[guest-modules]}")"
+		[[ "${SERIES_META[guest-programs]}" == - ]] ||
+			printf '  programs: %s\n' "$(yaml_str "${SERIES_META[guest-programs]}")"
 		printf '  run:\n'
 		printf '    - %s\n' "${GUEST_OPS_YAML[@]}"
 	fi

@@ -114,7 +114,7 @@ target_get()
 {
 	local -n __tg_ref=$1; shift
 	local t=$1; shift
-	local arch=${TGT_ARCH[$t]} cc=${TGT_COMPILER[$t]} cross v frags
+	local arch=${TGT_ARCH[$t]} cc=${TGT_COMPILER[$t]} cross v frags gfrag
 	local -a w=()
 
 	targets_tables
@@ -140,7 +140,8 @@ target_get()
 	frags+=$'\n'$TOP/tools/kconfig/${ARCH_TAB[$arch:config]}
 	[[ "${TGT_CONFIG[$t]}" == - ]] || frags+=$'\n'${TGT_CONFIG[$t]}
 	# What the guest's KUnit suites need (series.sh, guest_check).
-	[[ -z "${GUEST_FRAGMENT:-}" ]] || frags+=$'\n'$GUEST_FRAGMENT
+	series_get gfrag guest-fragment
+	[[ -z "$gfrag" ]] || frags+=$'\n'$gfrag
 	__tg_ref["fragments"]=$frags
 }
 
@@ -309,12 +310,13 @@ kconfig_options()
 # command lines: build dirs are not relocatable).
 build_ids()
 {
-	local t frag h rows fns
+	local t frag h rows fns gm
 	local -a frags
 	local -A tg
 
 	GUESTMOD_ID=-
-	[[ "$GUEST_MODULES" == - ]] || hash_files_to GUESTMOD_ID "$GUEST_MODULES"/*
+	series_get gm guest-modules
+	[[ "$gm" == - ]] || hash_files_to GUESTMOD_ID "$gm"/*
 	# How a target is built, the same for all: the files of the code
 	# that builds, whole (a list of its functions would miss one it
 	# calls): the build stage, the targets' code (kmake's arguments,

@@ -131,8 +131,10 @@ t_eq "the guest program: 10 tests, then 17 operations" "10 17" \
 t_grep "an exec operation runs the program from /bisect/bin" \
 	'^op	exec	path=/bisect/bin/ksymtab	args=kallsyms_lookup_name kallsyms_on_each_symbol	tests=ksymtab-exports	expect=ok$' \
 	"$T_TMP/program"
+execs=()
+series_list execs program
 t_eq "the programs it runs and their dir are kept" \
-	"ksymtab $T_TOP/guest/programs" "${GUEST_EXECS[*]} $GUEST_PROGRAMS"
+	"ksymtab $T_TOP/guest/programs" "${execs[*]} $(meta guest-programs)"
 t_grep "an operation keeps its tab-separated fields" \
 	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
 	"$T_TMP/program"
@@ -152,7 +154,7 @@ t_eq "repo base: repo absolute, base-commit as written, package empty" \
 	"$fix_real/linux|v6.6-rc1~3^2|" "$(meta repo)|$(meta base-commit)|$(meta package)"
 t_eq "repo base: no cover, prep, tests, guest; the target boots" \
 	"|0|0|0|yes|" \
-	"$(meta cover)|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|${#GUEST_OPS[@]}|${TGT_BOOT[x86_64-gcc]}|$GUEST_FRAGMENT"
+	"$(meta cover)|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|$(ops=(); series_list ops op; echo "${#ops[@]}")|${TGT_BOOT[x86_64-gcc]}|$(meta guest-fragment)"
 series_write > "$T_TMP/repo-base.yaml"
 t_eq "repo base: written as repo and commit, nothing empty written" \
 	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \

@@ -120,8 +120,8 @@ qemu_run()
 }
 
 # make_initramfs(): target $1's guest initramfs: a dracut image (runner, module
-# tooling and the modules the guest program loads, series.sh
-# GUEST_DRIVERS, --kver/--kmoddir of the step), made once per dracut
+# tooling and the modules the guest program loads, the series' list
+# driver, --kver/--kmoddir of the step), made once per dracut
 # version, runner, kernel release and module list and reused, with a
 # small cpio of the step's own modules, the runner's program
 # (GUEST_PROGRAM) and the series' guest programs (guest_bins) appended (later cpio entries replace earlier ones when
@@ -133,21 +133,23 @@ make_initramfs()
 	local img=$1; shift
 	local log=$1; shift
 	local kver key base ovl runner arch
+	local -a drivers
 	local -A tg
 
 	target_get tg "$t"
+	series_list drivers driver
 	runner=${tg[runner]} arch=${tg[arch]}
 	kver=$(cat "$art/kernel.release")
 	# dracut copies kmod's tools and their libraries from this host.
 	key=$(hash_of "$(dpkg-query -W -f='${Package}=${Version} ' dracut-core kmod libc6 2>/dev/null)" \
-		"$(sha1sum < "$runner")" "$kver" "${GUEST_DRIVERS[*]}")
+		"$(sha1sum < "$runner")" "$kver" "${drivers[*]}")
 	base=$WORKDIR/initramfs/base-$key.img
 	if [[ ! -f "$base" ]]; then
 		mkdir -p "$WORKDIR/initramfs"
 		run_logged "$log" dracut --quiet --force --no-hostonly --no-compress \
 			--no-early-microcode --kver "$kver" \
 			--kmoddir "$art/staging/lib/modules/$kver" \
-			--modules kernel-modules --add-drivers "${GUEST_DRIVERS[*]}" \
+			--modules kernel-modules --add-drivers "${drivers[*]}" \
 			--include "$runner" /bisect/runner \
 			"$base.tmp.$$" || { rm -f "$base.tmp.$$"; return 1; }
 		mv "$base.tmp.$$" "$base"
@@ -345,8 +347,8 @@ user_cc_facts()
 	memo_put cc-version "$key" "$version"
 }
 
-# guest_bins(): the series' guest programs (GUEST_EXECS, each NAME.c in
-# GUEST_PROGRAMS) for target $1's arch: static, by its compiler $2,
+# guest_bins(): the series' guest programs (its list program, each NAME.c
+# in its dir guest-programs) for target $1's arch: static, by its compiler $2,
 # made once per source, compiler and flags in WORKDIR/guest-bin/KEY.
 # GUEST_BIN[arch] is that dir, GUEST_BIN_SUM[arch] the binaries' hash
 # (a boot's key: another compiler makes other programs). What the
@@ -357,14 +359,16 @@ guest_bins()
 {
 	local t=$1; shift
 	local ucc=$1; shift
-	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc srcs=() bins=() sb=()
+	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc progs srcs=() bins=() sb=() execs
 	local -A ucf
 	local flags="-O2 -Wall -static"
 
 	GUEST_BIN[$arch]='' GUEST_BIN_SUM[$arch]=''
-	((${#GUEST_EXECS[@]})) || return 0
-	for name in "${GUEST_EXECS[@]}"; do
-		srcs+=("$GUEST_PROGRAMS/$name.c")
+	series_list execs program
+	((${#execs[@]})) || return 0
+	series_get progs guest-programs
+	for name in "${execs[@]}"; do
+		srcs+=("$progs/$name.c")
 		bins+=("$name")
 	done
 	user_cc_facts ucf "$ucc" ||
@@ -382,14 +386,14 @@ guest_bins()
 		mkdir -p "$tmp" || die "cannot make $tmp"
 		# The series' code: compiled in the sandbox, which may
 		# write the new dir alone.
-		sandbox_argv sb --rw "$tmp" --ro "$GUEST_PROGRAMS"
+		sandbox_argv sb --rw "$tmp" --ro "$progs"
 		for name in "${bins[@]}"; do
 			# shellcheck disable=SC2086  # the flags are words
-			"${sb[@]}" "$ucc" $flags -o "$tmp/$name" "$GUEST_PROGRAMS/$name.c" \
+			"${sb[@]}" "$ucc" $flags -o "$tmp/$name" "$progs/$name.c" \
 				> "$tmp/$name.log" 2>&1 || {
 				sed -n '1,20p' "$tmp/$name.log" >&2
 				rm -rf "$tmp"
-				die "cannot build guest program $GUEST_PROGRAMS/$name.c with $ucc (target $t): fix it, or run 'make deps' if the compiler is missing"
+				die "cannot build guest program $progs/$name.c with $ucc (target $t): fix it, or run 'make deps' if the compiler is missing"
 			}
 			rm -f "$tmp/$name.log"
 		done
@@ -410,6 +414,7 @@ guest_bins()
 boot_setup()
 {
 	local h v ev w
+	local -a drivers
 
 	BOOT_ASYNC=0 BOOT_ONLY_DECLARED=0
 	for w in "$@"; do
@@ -425,6 +430,7 @@ boot_setup()
 	declare -gA QEMU_VERSION=() ACCEL_OF=()
 	# What the runner runs: the series' tests and guest operations.
 	GUEST_PROGRAM=$(guest_program)
+	series_list drivers driver
 	# The runner and triage with every header they include.
 	# The boot stage's own code, whole (a list of its functions would
 	# miss one they call: qemu_wait, boot_accel, ...).
@@ -434,7 +440,7 @@ boot_setup()
 	# What a cached boot cell brings back is part of it too.
 	cache_evidence ev boot
 	hash_to BOOT_ID "$h" "$ev" \
-		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${GUEST_DRIVERS[*]}" "$v"
+		"$BOOT_CMDLINE" "$BOOT_TIMEOUT" "$GUEST_PROGRAM" "${drivers[*]}" "$v"
 	ACCEL_DONE=0
 	BOOT_PENDING=()
 	return 0
@@ -496,6 +502,7 @@ stage_boot_start()
 	local art=$1; shift
 	local dir=$1; shift
 	local t e id val cases words reason cwords='' skips=
+	local -a kopts
 	local -A tg
 
 	mkdir -p "$dir"
@@ -528,7 +535,8 @@ stage_boot_start()
 	# them on.
 	local extra=${skips:+bisect_skip=$skips}
 	extra+=${cwords:+${extra:+ }bisect_skip_cases=$cwords}
-	[[ " ${GUEST_KCONFIG[*]} " == *" CONFIG_KUNIT=y "* ]] && extra+="${extra:+ }kunit.enable=1"
+	series_list kopts kconfig
+	[[ " ${kopts[*]} " == *" CONFIG_KUNIT=y "* ]] && extra+="${extra:+ }kunit.enable=1"
 	target_get tg "$tgt"
 	qemu_start "$tgt" "$BOOT_ACCEL" "$art/${tg[image]##*/}" "$dir/initrd.img" "$dir" \
 		"$BOOT_TIMEOUT" "$log" "$extra"

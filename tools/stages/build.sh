@@ -540,7 +540,7 @@ stage_build()
 	local art=$1; shift
 	local prev_warn=$1; shift
 	local touch_at=${1:-}
-	local head new kver merge_log tmp gm stopped rules rc out img prev kconfig fresh=0
+	local head new kver merge_log tmp gm gmsrc stopped rules rc out img prev kconfig fresh=0
 	local -A tg
 
 	target_get tg "$t"
@@ -645,9 +645,10 @@ stage_build()
 	# rebuilds them only when their sources or the headers they use
 	# changed. Missing exports must still give a module, so the guest
 	# can show the refusal.
-	if [[ "$GUEST_MODULES" != - ]]; then
+	series_get gmsrc guest-modules
+	if [[ "$gmsrc" != - ]]; then
 		gm=$out/.bisect-guestmod
-		build_sync_dir "$GUEST_MODULES" "$gm" || {
+		build_sync_dir "$gmsrc" "$gm" || {
 			result "$rec" FAIL "cannot copy the guest test modules to $gm"
 			echo "next: check space and permissions of WORKDIR=$WORKDIR" > "$detail"
 			return "$EXIT_FAIL"
