@@ -11,18 +11,19 @@
 # cell.sh (result).
 
 # findings_accepts(): print the accept lines of check $2 for patch $1
-# (series.yaml findings-accept; FINDING_ACCEPT of series.sh) in the form
+# (series.yaml findings-accept; series.sh's series_step) in the form
 # `findings new --accept` reads: kind, file, substring, reason.
 findings_accepts()
 {
 	local idx=$1; shift
 	local check=$1; shift
-	local c kind file match reason
+	local c kind file match reason text
 
+	series_step text findings-accept "$idx"
 	while IFS=$'\t' read -r c kind file match reason; do
 		[[ "$c" == "$check" ]] || continue
 		printf '%s\t%s\t%s\t%s\n' "$kind" "$file" "$match" "$reason"
-	done <<< "${FINDING_ACCEPT[idx]:-}"
+	done <<< "$text"
 }
 
 # findings_judge(): judge the findings of check $4 (parse output $6 of

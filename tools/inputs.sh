@@ -13,7 +13,7 @@
 # Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET (TARGET "-" for
 # a stage of scope step). Reads the driver's run state: KREPO, WT, RUNDIR,
 # SERIES, BASE_COMMIT, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH,
-# PREP_PATCHES, ABI_DECL, ACCEPT_TYPES, ACCEPT_REASON; tools/series.sh),
+# PREP_PATCHES; what a step declares, series_step of tools/series.sh),
 # the builds' artifacts (STEP_ART), the boots' dirs and records (the
 # run dir's) and the ids main() works out once (ABI_JUDGED, B4CONFIG,
 # B4CONFIG_TEXT); the tools' versions and ids and GM_VIEW_ID the
@@ -403,10 +403,8 @@ input_checkpatch_accept()
 	local -n __iv=$1 __ik=$2
 	local __it
 	__iv=$RUNDIR/accept/$3-checkpatch-types.txt
-	: > "$__iv" || return 1
-	for __it in ${ACCEPT_TYPES[$3]:-}; do
-		printf '%s=%s\n' "$__it" "${ACCEPT_REASON["$3:$__it"]}" >> "$__iv" || return 1
-	done
+	series_step __it checkpatch-accept "$3"
+	printf '%s' "$__it" > "$__iv" || return 1
 	text_of __ik "$__iv"
 }
 # The series file: the details name it as the file to edit.
@@ -448,8 +446,8 @@ input_abi_declared()
 {
 	local -n __iv=$1 __ik=$2
 	__iv=$RUNDIR/abi/$3.tsv
-	printf '%s' "${ABI_DECL[$3]:-}" > "$__iv" || return 1
-	__ik=${ABI_DECL[$3]:-}
+	series_step __ik abi "$3"
+	printf '%s' "$__ik" > "$__iv" || return 1
 }
 # Whether the changes of the series' exports are judged against its
 # declarations (yes), or reported only (no: a series just taken in by

@@ -83,6 +83,73 @@ series_list()
 	esac
 }
 
+# series_step(): variable $1 = step $3's field $2: abi (the changes to
+# the exported symbols it declares, "KIND<TAB>SYMBOL\n" each: ABI_DECL),
+# findings-accept (the robots' findings it accepts, "CHECK<TAB>KIND<TAB>
+# FILE<TAB>MATCH<TAB>REASON\n" each: FINDING_ACCEPT) or checkpatch-accept
+# (the checkpatch.pl types it accepts, "TYPE=REASON\n" each, in the
+# series' order). Empty for none.
+series_step()
+{
+	local -n __ss_ref=$1; shift
+	local field=$1; shift
+	local idx=$1; shift
+	local __ss_t
+
+	case $field in
+	abi) __ss_ref=${ABI_DECL[idx]:-} ;;
+	findings-accept) __ss_ref=${FINDING_ACCEPT[idx]:-} ;;
+	checkpatch-accept)
+		__ss_ref=
+		for __ss_t in ${ACCEPT_TYPES[idx]:-}; do
+			__ss_ref+=$__ss_t=${ACCEPT_REASON["$idx:$__ss_t"]}$'\n'
+		done
+		;;
+	*) die "series_step: no field '$field'" ;;
+	esac
+}
+
+# series_step_set(): step $2's field $1 (series_step's, in its form) =
+# $3, as series_write writes it; empty: none.
+series_step_set()
+{
+	local field=$1; shift
+	local idx=$1; shift
+	local text=$1; shift
+	local t line
+
+	case $field in
+	abi)
+		unset 'ABI_DECL[idx]'
+		[[ -z "$text" ]] || ABI_DECL[idx]=$text
+		;;
+	findings-accept)
+		unset 'FINDING_ACCEPT[idx]'
+		[[ -z "$text" ]] || FINDING_ACCEPT[idx]=$text
+		;;
+	checkpatch-accept)
+		for t in ${ACCEPT_TYPES[idx]:-}; do
+			unset 'ACCEPT_REASON[$idx:$t]'
+		done
+		unset 'ACCEPT_TYPES[idx]'
+		while IFS= read -r line; do
+			[[ -n "$line" ]] || continue
+			ACCEPT_TYPES[idx]+="${line%%=*} "
+			ACCEPT_REASON["$idx:${line%%=*}"]=${line#*=}
+		done <<< "$text"
+		;;
+	*) die "series_step_set: no field '$field'" ;;
+	esac
+}
+
+# series_claim(): variable $1 = the claim of test $2 (empty: no such).
+series_claim()
+{
+	local -n __sc_ref=$1; shift
+
+	__sc_ref=${TEST_CLAIM[$1]:-}
+}
+
 # series_branch(): variable $1 = the series' branch in the kernel repo,
 # bisect/NAME/vVERSION (and NAME-vVERSION-base its base's).
 series_branch()

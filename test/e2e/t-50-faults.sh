@@ -997,15 +997,14 @@ case_robots()
 	f_left_behind robots "$F_PID"
 
 	# The same series with every finding accepted, with a reason.
-	# shellcheck disable=SC2034  # FINDING_ACCEPT is series_write's
 	(
 		# shellcheck source=tools/series.sh
 		source "$T_TOP/tools/series.sh"
 		load_series "$FIX/robots.yaml"
-		FINDING_ACCEPT[1]=$'tags\ttrailer-format\t*\toutside the trailer block\tthe fixture\'s own\n'
-		FINDING_ACCEPT[2]=$'kdoc\tkernel-doc\tsamples/hw_breakpoint/data_breakpoint.c\tnot described\tthe fixture\'s own\n'
-		FINDING_ACCEPT[3]=$'w1\t*\t*\tset but not used\tthe fixture\'s own\n'
-		FINDING_ACCEPT[4]=$'sparse\tsparse-warning\t*\tplain integer\tthe fixture\'s own\n'
+		series_step_set findings-accept 1 $'tags\ttrailer-format\t*\toutside the trailer block\tthe fixture\'s own\n'
+		series_step_set findings-accept 2 $'kdoc\tkernel-doc\tsamples/hw_breakpoint/data_breakpoint.c\tnot described\tthe fixture\'s own\n'
+		series_step_set findings-accept 3 $'w1\t*\t*\tset but not used\tthe fixture\'s own\n'
+		series_step_set findings-accept 4 $'sparse\tsparse-warning\t*\tplain integer\tthe fixture\'s own\n'
 		series_write
 	) > "$acc"
 	f_run robots-accepted "$acc"
@@ -1051,12 +1050,13 @@ case_robots()
 		"ok -1 export(s), as declared" "$(E2E_TARGET=x86_64-gcc f_cell "$F_RUN" 1 abi)"
 
 	# The same commit, its removal not declared: the abi cell fails too.
-	# shellcheck disable=SC2034  # ABI_DECL is series_write's
 	(
 		# shellcheck source=tools/series.sh
 		source "$T_TOP/tools/series.sh"
 		load_series "$FIX/exports.yaml"
-		ABI_DECL=()
+		for ((i = 1; i < NSTEPS; i++)); do
+			series_step_set abi "$i" ''
+		done
 		series_write
 	) > "$T_TMP/exports-undeclared.yaml"
 	f_run exports-undeclared "$T_TMP/exports-undeclared.yaml"

@@ -30,6 +30,9 @@ source "$T_TOP/tools/findings.sh"
 source "$T_TOP/tools/cell.sh"
 # shellcheck source=tools/inputs.sh
 source "$T_TOP/tools/inputs.sh"
+# What a step declares (series_step), as a loaded series would say it.
+# shellcheck source=tools/series.sh
+source "$T_TOP/tools/series.sh"
 
 # A tree with the files the providers look at, and four commits: the
 # base; one that touches a C file; one that changes MAINTAINERS; one
@@ -64,7 +67,6 @@ RUNDIR=$T_TMP/run
 mkdir -p "$RUNDIR/accept"
 SERIES=$T_TMP/series.yaml
 B4CONFIG=$T_TMP/b4config B4CONFIG_TEXT='[b4]'
-declare -a FINDING_ACCEPT=()
 
 # key(): the key part provider $1 gives at step $2 (stage $3, default s).
 key()
@@ -120,7 +122,7 @@ t_eq "checkpatch-script: a step without checkpatch.pl gives no value" "(failed)"
 # --- run dir files: the path is the value, the content the key ---
 t_eq "patch-out: under the run dir by stage, named as the series names it; the key is the name" \
 	"$RUNDIR/patches/tags/0001-a.patch|0001-a.patch" "$(val patch_out 1 tags)|$(key patch_out 1 tags)"
-FINDING_ACCEPT[1]=$'kdoc\tnew\ta.c\tmissing\tthe reason\ntags\tnew\t-\tFixes\tanother'
+series_step_set findings-accept 1 $'kdoc\tnew\ta.c\tmissing\tthe reason\ntags\tnew\t-\tFixes\tanother'
 t_eq "accept: the step's accepted findings of the stage, written to its file" \
 	$'new\ta.c\tmissing\tthe reason' "$(val accept 1 kdoc >/dev/null; cat "$RUNDIR/accept/1-kdoc.tsv")"
 t_eq "accept: the key is that text, so another acceptance is another key" yes \
@@ -171,14 +173,14 @@ t_eq "patches: a patch file gone gives no value" "(failed)" \
 t_eq "git: no value, its version the key" "-|$(git --version)" "$(val git 1)|$(key git 1)"
 
 # --- the checkpatch.pl types a step accepts, as TYPE=REASON lines ---
-declare -a ACCEPT_TYPES=([1]='LONG_LINE UNKNOWN_COMMIT_ID ')
-declare -A ACCEPT_REASON=([1:LONG_LINE]='a quoted log line' [1:UNKNOWN_COMMIT_ID]='not in the tree')
+series_step_set checkpatch-accept 1 $'LONG_LINE=a quoted log line\nUNKNOWN_COMMIT_ID=not in the tree'
 t_eq "checkpatch-accept: the step's types with their reasons, written to its file" \
 	$'LONG_LINE=a quoted log line\nUNKNOWN_COMMIT_ID=not in the tree' \
 	"$(val checkpatch_accept 1 > /dev/null; cat "$RUNDIR/accept/1-checkpatch-types.txt")"
 t_eq "checkpatch-accept: another reason, another key; none accepted, an empty key" yes \
-	"$([[ "$(key checkpatch_accept 1)" != "$(ACCEPT_REASON[1:LONG_LINE]=other; \
-		key checkpatch_accept 1)" && -z "$(key checkpatch_accept 2)" ]] && echo yes || echo no)"
+	"$([[ "$(key checkpatch_accept 1)" != "$(series_step_set checkpatch-accept 1 \
+		$'LONG_LINE=other\nUNKNOWN_COMMIT_ID=not in the tree'; key checkpatch_accept 1)" &&
+		-z "$(key checkpatch_accept 2)" ]] && echo yes || echo no)"
 
 # --- whether the series judges its exports' changes ---
 t_eq "abi-judged: yes for a series file, no for one just taken in (ABI_JUDGED=no)" "yes|no" \

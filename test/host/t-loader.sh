@@ -24,6 +24,24 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 
 t_plan $((${#FILES[@]} + 30))
 
+# step(): print step $2's field $1 (series_step).
+step()
+{
+	local v
+
+	series_step v "$1" "$2"
+	printf '%s' "$v"
+}
+
+# claim(): print test $1's claim (series_claim).
+claim()
+{
+	local v
+
+	series_claim v "$1"
+	printf '%s' "$v"
+}
+
 # meta(): print the loaded series' field $1 (series_get).
 meta()
 {
@@ -44,7 +62,7 @@ done
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "every record is kept: cover, claims, reasons" \
 	"$T_TOP/cover-letter.txt|a claim: with \"quotes\", a \\backslash and # no comment|it says \"why\": C:\\path and 'single' quotes" \
-	"$(meta cover)|${TEST_CLAIM[t-one]}|${ACCEPT_REASON["1:UNKNOWN_COMMIT_ID"]}"
+	"$(meta cover)|$(claim t-one)|$(step checkpatch-accept 1 | sed -n 's/^UNKNOWN_COMMIT_ID=//p')"
 t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
 t_eq "the series' own timeout" 45 "$(meta timeout)"
 t_eq "the targets, in order, with their records" \
@@ -68,31 +86,33 @@ record()
 # CHECK KIND FILE MATCH REASON and a newline, "*" for a kind or file
 # left out.
 load_series "$T_TOP/test/fixtures/loader/findings-accept.yaml"
-t_eq "FINDING_ACCEPT: patch 1's, in order, kind and file given or left out" \
+t_eq "findings-accept: patch 1's, in order, kind and file given or left out" \
 	"$(record w1 -Wmissing-prototypes kernel/kallsyms.c \
 		"no previous prototype for 'kallsyms_lookup_name'" \
 		"called from assembly, folded over two lines"
 	record sparse '*' '*' 'plain integer as NULL: "0" # no comment' \
-		"it says \"why\": C:\\path and 'single' quotes")"$'\n' "${FINDING_ACCEPT[1]}"
-t_eq "FINDING_ACCEPT: patch 3's, '*' given as left out, leading spaces kept" \
+		"it says \"why\": C:\\path and 'single' quotes")" "$(step findings-accept 1)"
+t_eq "findings-accept: patch 3's, '*' given as left out, leading spaces kept" \
 	"$(record kdoc '*' include/linux/kallsyms.h "  leading spaces: kept" "the kind left out"
-	record tags '*' '*' '*' '"*" given is any, as left out: -x')"$'\n' "${FINDING_ACCEPT[3]}"
-t_eq "FINDING_ACCEPT: nothing for patch 2, which accepts none" "1 3" "${!FINDING_ACCEPT[*]}"
-want="${!FINDING_ACCEPT[*]}|${FINDING_ACCEPT[1]}|${FINDING_ACCEPT[3]}"
+	record tags '*' '*' '*' '"*" given is any, as left out: -x')" "$(step findings-accept 3)"
+t_eq "findings-accept: nothing for patch 2, which accepts none" "" "$(step findings-accept 2)"
+want="$(step findings-accept 1)|$(step findings-accept 2)|$(step findings-accept 3)"
 series_write > "$T_TMP/fa.yaml"
 load_series "$T_TMP/fa.yaml"
-t_eq "FINDING_ACCEPT: written and loaded again, the same" \
-	"$want" "${!FINDING_ACCEPT[*]}|${FINDING_ACCEPT[1]}|${FINDING_ACCEPT[3]}"
+t_eq "findings-accept: written and loaded again, the same" \
+	"$want" "$(step findings-accept 1)|$(step findings-accept 2)|$(step findings-accept 3)"
 # As a tool that accepts a finding sets it (test/e2e/t-50-faults.sh).
-FINDING_ACCEPT[2]=$(record w1 '*' '*' "set but not used" "the fixture's own")$'\n'
+line=$(record w1 '*' '*' "set but not used" "the fixture's own")
+series_step_set findings-accept 2 "$line"$'\n'
 series_write > "$T_TMP/fa-edited.yaml"
-want=$(record finding-accept 2 "${FINDING_ACCEPT[2]%$'\n'}")
-t_eq "FINDING_ACCEPT set by a tool: its record, after patch 2's line, is all that is new" \
+want=$(record finding-accept 2 "$line")
+t_eq "findings-accept set by a tool: its record, after patch 2's line, is all that is new" \
 	"$("$SERIES_BIN" "$T_TMP/fa.yaml" |
 		awk -v r="$want" '{ print } /^patch\t2\t/ { print r }')" \
 	"$("$SERIES_BIN" "$T_TMP/fa-edited.yaml" 2>&1)"
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
-t_eq "FINDING_ACCEPT: a second load drops the first's" 0 "${#FINDING_ACCEPT[@]}"
+t_eq "findings-accept: a second load drops the first's" "|" \
+	"$(step findings-accept 1)|$(step findings-accept 3)"
 
 # KUnit cases a target does not count: the cases as declared, the
 # runner's words and the reason; the test itself is not skipped.
@@ -110,7 +130,7 @@ t_eq "TGT_SKIP_CASES: a second load drops the first's" 0 "${#TGT_SKIP_CASES[@]}"
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
 t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
-	"$(meta name) $NSTEPS ${#TEST_IDS[@]} ${TEST_CLAIM[t-one]:--}"
+	"$(meta name) $NSTEPS ${#TEST_IDS[@]} $(c=$(claim t-one); echo "${c:--}")"
 
 # An edited series (a patch appended) is written and read back.
 STEP_PATCH[NSTEPS]=$(echo "$T_TOP"/patches/v1/0001-*.patch)
