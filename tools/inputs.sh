@@ -15,14 +15,36 @@
 # SERIES, BASE_COMMIT, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH,
 # PREP_PATCHES; what a step declares, series_step of tools/series.sh),
 # the builds' artifacts (STEP_ART), the boots' dirs and records (the
-# run dir's) and the ids main() works out once (ABI_JUDGED, B4CONFIG,
-# B4CONFIG_TEXT); the tools' versions and ids and GM_VIEW_ID the
+# run dir's) and what the driver says of the run once (inputs_set); the
+# tools' versions and ids and GM_VIEW_ID the
 # providers ask themselves (tool_version_once and robot_tools_id of
 # cache.sh, gm_view_id). Sourced by tools/bisect-check and
 # tools/bisect-run; expects lib.sh, cache.sh, cell.sh, findings.sh and
 # target.sh; runs tools/gm-view.pl.
 
 # shellcheck disable=SC2034  # a provider sets its caller's variables by name
+
+# What the driver says of the run once (inputs_set), this file's own:
+# the b4 config make send uses and its text (b4config, b4config-text),
+# and whether a series' changes to its exports are judged against what
+# it declares (abi-judged: yes; no for a series just taken in by --range
+# or --mbox, which could declare none).
+declare -A INPUTS_RUN=([b4config]='' [b4config-text]='' [abi-judged]=yes)
+
+# inputs_set(): the run's $1 (b4config: a file, whose text is read
+# here too; abi-judged: yes or no) = $2.
+inputs_set()
+{
+	case $1 in
+	b4config)
+		INPUTS_RUN[b4config]=$2
+		text_of "INPUTS_RUN[b4config-text]" "$2"
+		;;
+	abi-judged) INPUTS_RUN[abi-judged]=$2 ;;
+	*) die "inputs_set: no run value '$1'" ;;
+	esac
+	return 0
+}
 
 # parent_tree(): variable $1 = the tree of the step before $2: known
 # when that step was checked in this run (not with STEPS=).
@@ -144,14 +166,15 @@ gm_view_id()
 GM_AUTO_FOR='' GM_AUTO_PLAIN=''
 gm_auto_plain()
 {
-	local for="$B4CONFIG ${AUTO_CC:-1} $B4CONFIG_TEXT" key cmd w
+	local b4config=${INPUTS_RUN[b4config]} key cmd w
+	local for="$b4config ${AUTO_CC:-1} ${INPUTS_RUN[b4config-text]}"
 	local -a words=()
 
 	if [[ "$GM_AUTO_FOR" != "$for" ]]; then
 		GM_AUTO_FOR=$for GM_AUTO_PLAIN=1
 		if [[ "${AUTO_CC:-1}" != 0 ]]; then
 			for key in send-auto-to-cmd send-auto-cc-cmd; do
-				cmd=$(git config -f "$B4CONFIG" --get "b4.$key" 2> /dev/null)
+				cmd=$(git config -f "$b4config" --get "b4.$key" 2> /dev/null)
 				# b4's defaults are of these options alone.
 				[[ -n "$cmd" ]] || continue
 				read -ra words <<< "$cmd"
@@ -411,7 +434,12 @@ input_checkpatch_accept()
 input_series() { local -n __iv=$1 __ik=$2; __iv=$SERIES; __ik=$SERIES; }
 # The b4 config make send uses (tools/send.sh), and whether b4 adds
 # get_maintainer.pl's recipients itself.
-input_b4config() { local -n __iv=$1 __ik=$2; __iv=$B4CONFIG; __ik="$B4CONFIG $B4CONFIG_TEXT"; }
+input_b4config()
+{
+	local -n __iv=$1 __ik=$2
+	__iv=${INPUTS_RUN[b4config]}
+	__ik="$__iv ${INPUTS_RUN[b4config-text]}"
+}
 input_auto_cc() { local -n __iv=$1 __ik=$2; __iv=${AUTO_CC:-1}; __ik=$__iv; }
 }
 
@@ -452,7 +480,7 @@ input_abi_declared()
 # Whether the changes of the series' exports are judged against its
 # declarations (yes), or reported only (no: a series just taken in by
 # --range or --mbox, which could declare none; bisect-check's args()).
-input_abi_judged() { local -n __iv=$1 __ik=$2; __iv=${ABI_JUDGED:-yes}; __ik=$__iv; }
+input_abi_judged() { local -n __iv=$1 __ik=$2; __iv=${INPUTS_RUN[abi-judged]}; __ik=$__iv; }
 # tools/bin/abi, by its sources.
 input_abi_tool()
 {

@@ -66,7 +66,9 @@ STEP_PATCH=(- /x/0001-a.patch /y/0002-m.patch /z/0003-e.patch)
 RUNDIR=$T_TMP/run
 mkdir -p "$RUNDIR/accept"
 SERIES=$T_TMP/series.yaml
-B4CONFIG=$T_TMP/b4config B4CONFIG_TEXT='[b4]'
+B4CONFIG=$T_TMP/b4config
+printf '[b4]\n' > "$B4CONFIG"
+inputs_set b4config "$B4CONFIG"
 
 # key(): the key part provider $1 gives at step $2 (stage $3, default s).
 key()
@@ -183,8 +185,8 @@ t_eq "checkpatch-accept: another reason, another key; none accepted, an empty ke
 		-z "$(key checkpatch_accept 2)" ]] && echo yes || echo no)"
 
 # --- whether the series judges its exports' changes ---
-t_eq "abi-judged: yes for a series file, no for one just taken in (ABI_JUDGED=no)" "yes|no" \
-	"$(key abi_judged 1)|$(ABI_JUDGED=no key abi_judged 1)"
+t_eq "abi-judged: yes for a series file, no for one just taken in (inputs_set abi-judged no)" "yes|no" \
+	"$(key abi_judged 1)|$(inputs_set abi-judged no; key abi_judged 1)"
 
 # --- the settings and ids of the run ---
 t_eq "b4config: the path is the value; path and text the key" "$B4CONFIG|$B4CONFIG [b4]" \
@@ -327,15 +329,15 @@ cat > "$T_TMP/b4-own" <<'EOF2'
 EOF2
 printf '[b4]\n\tsend-auto-cc-cmd = scripts/my-cc.sh --all\n' > "$T_TMP/b4-custom"
 t_eq "cc: get_maintainer.pl with options that only choose what it prints, the same key" same \
-	"$(B4CONFIG=$T_TMP/b4-own; STEP_SHA=("$B0" "$C1")
+	"$(inputs_set b4config "$T_TMP/b4-own"; STEP_SHA=("$B0" "$C1")
 		same "$(key commit_gm_view 1 | cut -d' ' -f1)" gm-view)"
 t_eq "cc: a send-auto-cc-cmd of one's own, an edit of the comment changes the key" different \
-	"$(B4CONFIG=$T_TMP/b4-custom B4CONFIG_TEXT=custom
+	"$(inputs_set b4config "$T_TMP/b4-custom"
 		same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1B")")"
 t_eq "cc: ... as the key is then the whole patch" "patch $(patch_sum s "$C1"; echo "$s")" \
-	"$(B4CONFIG=$T_TMP/b4-custom; STEP_SHA=("$B0" "$C1"); key commit_gm_view 1)"
+	"$(inputs_set b4config "$T_TMP/b4-custom"; STEP_SHA=("$B0" "$C1"); key commit_gm_view 1)"
 t_eq "cc: ... unless make send runs no command (AUTO_CC=0)" gm-view \
-	"$(B4CONFIG=$T_TMP/b4-custom AUTO_CC=0; STEP_SHA=("$B0" "$C1")
+	"$(inputs_set b4config "$T_TMP/b4-custom"; AUTO_CC=0; STEP_SHA=("$B0" "$C1")
 		k=$(key commit_gm_view 1); echo "${k%% *}")"
 t_eq "cc: a step that did not apply gives no value" "(failed)" \
 	"$(STEP_SHA=("$B0" -); key commit_gm_view 1)"
