@@ -23,7 +23,6 @@ declare -a ABI_DECL=()
 declare -a PREP_PATCHES=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 declare -a TGT_NAMES=()
-declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 # TGT_SKIP[target:step:test]: why the target's guest does not run that
 # test at that step.
 declare -A TGT_SKIP=()
@@ -175,8 +174,8 @@ load_series()
 	records=$("$TOP/tools/bin/series" "${archs[@]}" "$file") || exit "$EXIT_SETUP"
 	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=() ABI_DECL=()
-	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
-	TGT_SKIP=() TGT_SKIP_CASES=()
+	TGT_NAMES=() TGT_SKIP=() TGT_SKIP_CASES=()
+	targets_clear
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
 	SERIES_META=([name]='' [version]='' [cover]='' [config]='' [package]='' [repo]=''
@@ -193,10 +192,7 @@ load_series()
 			;;
 		target)
 			TGT_NAMES+=("$a")
-			TGT_ARCH[$a]=$b
-			TGT_COMPILER[$a]=$c
-			TGT_CONFIG[$a]=$d
-			TGT_BOOT[$a]=$e
+			target_add "$a" "$b" "$c" "$d" "$e"
 			;;
 		skip) TGT_SKIP["$a:$b:$c"]=$d ;;
 		skip-cases) TGT_SKIP_CASES["$a:$b:$c"]=$d$'\t'$e$'\t'$f ;;
@@ -243,12 +239,13 @@ load_series()
 guest_check()
 {
 	local file=$1; shift
-	local t text frag
+	local t text frag boots
 
 	if ((!${#GUEST_OPS[@]})); then
 		((${#TEST_IDS[@]})) || return 0
 		for t in "${TGT_NAMES[@]}"; do
-			[[ "${TGT_BOOT[$t]}" == yes ]] &&
+			target_field boots "$t" boot
+			[[ "$boots" == yes ]] &&
 				die "$file: target $t boots, but the series has no guest.run to judge its tests: declare what the guest does (guest/README), leave tests out, or boot: no"
 		done
 		return 0
@@ -311,7 +308,7 @@ abi_by_kind()
 # expectations, guest) is left out.
 series_write()
 {
-	local id i t skip check kind file match reason listed sym cases
+	local id i t skip check kind file match reason listed sym cases arch cc boots own
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "${SERIES_META[name]}")" \
 		"${SERIES_META[version]}"
@@ -334,10 +331,14 @@ series_write()
 	done
 	printf 'boot:\n  timeout: %s\ntargets:\n' "${SERIES_META[timeout]}"
 	for t in "${TGT_NAMES[@]}"; do
+		target_field arch "$t" arch
+		target_field cc "$t" compiler
+		target_field boots "$t" boot
+		target_field own "$t" config
 		printf '  - name: %s\n    arch: %s\n    compiler: %s\n    boot: %s\n' \
-			"$t" "${TGT_ARCH[$t]}" "${TGT_COMPILER[$t]}" "${TGT_BOOT[$t]}"
-		[[ "${TGT_CONFIG[$t]}" == - ]] ||
-			printf '    config: %s\n' "$(yaml_str "${TGT_CONFIG[$t]}")"
+			"$t" "$arch" "$cc" "$boots"
+		[[ "$own" == - ]] ||
+			printf '    config: %s\n' "$(yaml_str "$own")"
 		# One skip item per step and test: the reasons may differ.
 		skip=
 		for ((i = 0; i < NSTEPS; i++)); do

@@ -18,10 +18,47 @@
 # shellcheck disable=SC2034
 #
 # Sourced by every tool that builds or boots; expects lib.sh and
-# series.sh (TGT_NAMES and TGT_* of the loaded series).
+# series.sh (TGT_NAMES of the loaded series; its loader gives each
+# target's fields to target_add).
 
 declare -A ARCH_TAB=() CC_TAB=()
 declare -A TGT_OUT=() TGT_CFGID=() TGT_TOOLCHAIN=()
+# The series' targets as it declares them (target_add), this file's own:
+# by name, the arch, the compiler, the own config fragment ("-": none)
+# and whether it boots (yes or no). Read through target_get and
+# target_field.
+declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+
+# targets_clear(): no target declared (a series loads anew).
+targets_clear()
+{
+	TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+}
+
+# target_add(): the series declares target $1: arch $2, compiler $3, own
+# config fragment $4 ("-": none), boots $5 (yes or no).
+target_add()
+{
+	TGT_ARCH[$1]=$2
+	TGT_COMPILER[$1]=$3
+	TGT_CONFIG[$1]=$4
+	TGT_BOOT[$1]=$5
+}
+
+# target_field(): variable $1 = field $3 (arch, compiler, config, boot)
+# of target $2 as the series declares it; empty for no such target.
+target_field()
+{
+	local -n __tf_ref=$1; shift
+
+	case $2 in
+	arch) __tf_ref=${TGT_ARCH[$1]:-} ;;
+	compiler) __tf_ref=${TGT_COMPILER[$1]:-} ;;
+	config) __tf_ref=${TGT_CONFIG[$1]:-} ;;
+	boot) __tf_ref=${TGT_BOOT[$1]:-} ;;
+	*) die "target_field: no field '$2'" ;;
+	esac
+}
 
 # tab_load(): read table $1 (tools/NAME.tsv) into the associative array
 # named $2 as [row:field]; $3... are the field names after the first.

@@ -42,6 +42,15 @@ claim()
 	printf '%s' "$v"
 }
 
+# tfield(): print target $1's field $2 (target_field).
+tfield()
+{
+	local v
+
+	target_field v "$1" "$2"
+	printf '%s' "$v"
+}
+
 # meta(): print the loaded series' field $1 (series_get).
 meta()
 {
@@ -67,8 +76,9 @@ t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
 t_eq "the series' own timeout" 45 "$(meta timeout)"
 t_eq "the targets, in order, with their records" \
 	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
-	"$(for name in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$name" "${TGT_ARCH[$name]}" \
-		"${TGT_COMPILER[$name]}" "${TGT_CONFIG[$name]}" "${TGT_BOOT[$name]}"; done | sed 's/|$//')"
+	"$(for name in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$name" "$(tfield "$name" arch)" \
+		"$(tfield "$name" compiler)" "$(tfield "$name" config)" "$(tfield "$name" boot)"
+		done | sed 's/|$//')"
 TARGETS=x86_64-gcc-nb load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "${TGT_NAMES[*]}"
 t_eq "a target nobody declared is an error naming the declared ones" \
@@ -174,7 +184,7 @@ t_eq "repo base: repo absolute, base-commit as written, package empty" \
 	"$fix_real/linux|v6.6-rc1~3^2|" "$(meta repo)|$(meta base-commit)|$(meta package)"
 t_eq "repo base: no cover, prep, tests, guest; the target boots" \
 	"|0|0|0|yes|" \
-	"$(meta cover)|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|$(ops=(); series_list ops op; echo "${#ops[@]}")|${TGT_BOOT[x86_64-gcc]}|$(meta guest-fragment)"
+	"$(meta cover)|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(tfield x86_64-gcc boot)|$(meta guest-fragment)"
 series_write > "$T_TMP/repo-base.yaml"
 t_eq "repo base: written as repo and commit, nothing empty written" \
 	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \

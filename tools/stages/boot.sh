@@ -269,8 +269,8 @@ boot_tools()
 	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
 	targets_tables
 	for t in "${TGT_NAMES[@]}"; do
-		[[ "${TGT_BOOT[$t]}" == yes ]] || continue
 		target_get tg "$t"
+		[[ "${tg[boot]}" == yes ]] || continue
 		command -v "${tg[qemu]}" >/dev/null ||
 			die "${tg[qemu]} not found: run 'make deps' (Debian packages of target $t: ${tg[packages]})"
 		# The runner of the target's arch, static, made when missing
@@ -290,9 +290,9 @@ boot_tools()
 		# compiler makes another runner. Its hash is kept while the
 		# file is the same (one read of it a run: a target of the
 		# same arch has it).
-		[[ -n "${RUNNER_SUM[${TGT_ARCH[$t]}]+set}" ]] ||
-			file_sums_to "RUNNER_SUM[${TGT_ARCH[$t]}]" "$runner"
-		[[ -n "${GUEST_BIN[${TGT_ARCH[$t]}]+set}" ]] || guest_bins "$t" "${tg[user-cc]}"
+		[[ -n "${RUNNER_SUM[${tg[arch]}]+set}" ]] ||
+			file_sums_to "RUNNER_SUM[${tg[arch]}]" "$runner"
+		[[ -n "${GUEST_BIN[${tg[arch]}]+set}" ]] || guest_bins "$t" "${tg[user-cc]}"
 	done
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
@@ -359,10 +359,11 @@ guest_bins()
 {
 	local t=$1; shift
 	local ucc=$1; shift
-	local arch=${TGT_ARCH[$t]} name key dir tmp cc libc progs srcs=() bins=() sb=() execs
+	local arch name key dir tmp cc libc progs srcs=() bins=() sb=() execs
 	local -A ucf
 	local flags="-O2 -Wall -static"
 
+	target_field arch "$t" arch
 	GUEST_BIN[$arch]='' GUEST_BIN_SUM[$arch]=''
 	series_list execs program
 	((${#execs[@]})) || return 0
@@ -468,7 +469,9 @@ boot_accel()
 {
 	local t=$1; shift
 	local art=$1; shift
-	local arch=${TGT_ARCH[$t]} key=accel
+	local arch key=accel
+
+	target_field arch "$t" arch
 
 	if [[ -n "${ACCEL_OF[$arch]:-}" ]]; then
 		BOOT_ACCEL=${ACCEL_OF[$arch]}
@@ -793,7 +796,7 @@ boot_cells()
 	text_of ident "$art/identity.tsv"
 	hash_to key "$build_key" "$BOOT_ID" "${exp[*]}" "$ident" \
 		"$qver" "${qargs[*]}" "${tg[console]}" "${tg[results]}" "${tg[res-args]}" \
-		"${RUNNER_SUM[${TGT_ARCH[$tgt]}]:-}" "${GUEST_BIN_SUM[${TGT_ARCH[$tgt]}]:-}"
+		"${RUNNER_SUM[${tg[arch]}]:-}" "${GUEST_BIN_SUM[${tg[arch]}]:-}"
 	cell_files f "$idx" "$tgt" boot
 	printf '%s\n' "$key" > "$RUNDIR/boot/${f[prefix]}/boot.key" ||
 		die "cannot write $RUNDIR/boot/${f[prefix]}/boot.key: check space and permissions of WORKDIR=$WORKDIR"
