@@ -149,6 +149,106 @@ series_claim()
 	__sc_ref=${TEST_CLAIM[$1]:-}
 }
 
+# series_tests(): array $1 = the series' tests, by id, in its order (a
+# tool may narrow them: series_tests_set).
+series_tests()
+{
+	local -n __st_ref=$1; shift
+
+	__st_ref=("${TEST_IDS[@]}")
+}
+
+# series_tests_set(): the tests a tool asks about are $@ (bisect-run:
+# those of its question); the guest's program still declares all.
+series_tests_set()
+{
+	TEST_IDS=("$@")
+}
+
+# series_expected(): variable $1 = the answer test $3 is to give at step
+# $2 (yes or no; series.yaml expect), empty when none is declared.
+series_expected()
+{
+	local -n __sx_ref=$1; shift
+
+	__sx_ref=${EXPECT["$1:$2"]:-}
+}
+
+# series_expected_set(): test $2 is to answer $3 at step $1.
+series_expected_set()
+{
+	EXPECT["$1:$2"]=$3
+}
+
+# series_skip(): variable $1 = why target $2's guest does not run test $4
+# at step $3; empty when it does.
+series_skip()
+{
+	local -n __sk_ref=$1; shift
+
+	__sk_ref=${TGT_SKIP["$1:$2:$3"]:-}
+}
+
+# series_skip_cases(): variable $1 = the KUnit cases of test $4 target
+# $2 does not count at step $3, "CASES<TAB>WORDS<TAB>REASON" (CASES as
+# declared, WORDS the runner's SUITE.CASE,...); empty for none.
+series_skip_cases()
+{
+	local -n __sk_ref=$1; shift
+
+	__sk_ref=${TGT_SKIP_CASES["$1:$2:$3"]:-}
+}
+
+# series_skip_set(): target $1 does not run test $3 at step $2, for
+# reason $4 (empty: it does).
+series_skip_set()
+{
+	if [[ -n "$4" ]]; then
+		TGT_SKIP["$1:$2:$3"]=$4
+	else
+		unset 'TGT_SKIP[$1:$2:$3]'
+	fi
+}
+
+# series_skip_cases_set(): target $1 does not count the KUnit cases $4
+# (series_skip_cases' form; empty: it counts all) of test $3 at step $2.
+series_skip_cases_set()
+{
+	if [[ -n "$4" ]]; then
+		TGT_SKIP_CASES["$1:$2:$3"]=$4
+	else
+		unset 'TGT_SKIP_CASES[$1:$2:$3]'
+	fi
+}
+
+# series_skips_clear(): no target skips a test or a case, at any step.
+series_skips_clear()
+{
+	TGT_SKIP=() TGT_SKIP_CASES=()
+}
+
+# series_expect(): array $1 = what target $2's guest is to show at step
+# $3, a word per test: "ID=skip:REASON" for a test it does not run
+# there, else "ID=ANSWER" and, when it does not count some of the test's
+# KUnit cases, a tab and series_skip_cases' three fields.
+series_expect()
+{
+	local -n __se_exp=$1; shift
+	local t=$1; shift
+	local idx=$1; shift
+	local id k
+
+	__se_exp=()
+	for id in "${TEST_IDS[@]}"; do
+		k=$t:$idx:$id
+		if [[ -n "${TGT_SKIP[$k]:-}" ]]; then
+			__se_exp+=("$id=skip:${TGT_SKIP[$k]}")
+		else
+			__se_exp+=("$id=${EXPECT["$idx:$id"]}${TGT_SKIP_CASES[$k]:+$'\t'${TGT_SKIP_CASES[$k]}}")
+		fi
+	done
+}
+
 # series_branch(): variable $1 = the series' branch in the kernel repo,
 # bisect/NAME/vVERSION (and NAME-vVERSION-base its base's).
 series_branch()

@@ -68,8 +68,11 @@ main()
 	series_set name long-series
 	for f in "$out"/0*.patch; do
 		STEP_PATCH[NSTEPS]=$f
-		for id in "${TEST_IDS[@]}"; do
-			EXPECT["$NSTEPS:$id"]=${EXPECT["$last:$id"]}
+		tests=() answer=''
+		series_tests tests
+		for id in "${tests[@]}"; do
+			series_expected answer "$last" "$id"
+			series_expected_set "$NSTEPS" "$id" "$answer"
 		done
 		NSTEPS=$((NSTEPS + 1))
 	done

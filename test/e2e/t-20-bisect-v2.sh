@@ -69,7 +69,7 @@ noskip=$T_TMP/v2-arm64-noskip.yaml
 	load_series "$SERIES"
 	# shellcheck disable=SC2030  # this subshell's own loop variable
 	for step in 0 1 2 3; do
-		unset "TGT_SKIP[arm64-gcc:$step:hwbp-write]"
+		series_skip_set arm64-gcc "$step" hwbp-write ''
 	done
 	series_write
 ) > "$noskip"

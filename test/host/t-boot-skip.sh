@@ -81,7 +81,7 @@ t_eq "the triage still expects hwbp-kunit's claim (yes), not a skip" \
 	"hwbp-kunit${TAB}yes|hwbp-write${TAB}skip" \
 	"$(grep -E '^hwbp-(kunit|write)\b' "$DIR/expect.tsv" | sort | tr '\n' '|' | sed 's/|$//')"
 t_eq "skip-cases.tsv: the test, its cases, the reason" \
-	"hwbp-kunit${TAB}${CASES// /}${TAB}${TGT_SKIP_CASES[arm64-gcc:3:hwbp-kunit]##*$TAB}" \
+	"hwbp-kunit${TAB}${CASES// /}${TAB}$(series_skip_cases v arm64-gcc 3 hwbp-kunit; echo "${v##*"$TAB"}")" \
 	"$(< "$DIR/skip-cases.tsv")"
 
 tests "tests${TAB}ok${TAB}9 of 9 as expected" \
@@ -101,7 +101,8 @@ t_eq "failed all the same: FAIL, the mismatch said, no case skip quoted" \
 	"$(rec_get "$REC" status)|$(grep '^hwbp-kunit:' "$DETAIL")|$(grep 'hwbp-kunit cases' "$DETAIL")"
 
 # Only cases skipped (as if arm64 ran hwbp-write at 2/3): acked by them.
-unset "TGT_SKIP[arm64-gcc:2:hwbp-write]"
+series_skip_set arm64-gcc 2 hwbp-write ''
+
 boot 2 arm64-gcc
 t_eq "arm64-gcc 2/3, hwbp-write run: bisect_skip_cases= alone" \
 	"bisect_skip_cases=$WORDS kunit.enable=1" "$QEMU_EXTRA"

@@ -127,25 +127,32 @@ t_eq "findings-accept: a second load drops the first's" "|" \
 # KUnit cases a target does not count: the cases as declared, the
 # runner's words and the reason; the test itself is not skipped.
 load_series "$T_TOP/test/fixtures/series/target-skip-cases.yaml"
-t_eq "TGT_SKIP_CASES: at step 1, CASES, WORDS and REASON of each test" \
+# skipc(): print series_skip_cases of target $1, step $2, test $3;
+# skipt(): its series_skip.
+skipc() { local v; series_skip_cases v "$@"; printf '%s' "$v"; }
+skipt() { local v; series_skip v "$@"; printf '%s' "$v"; }
+t_eq "skip-cases: at step 1, CASES, WORDS and REASON of each test" \
 	"$(record case_2,case_1 suite_a.case_2,suite_a.case_1,suite-b.case_2,suite-b.case_1 \
 		"two cases of two suites")|$(record test_a my_suite.test_a "folded over two lines")" \
-	"${TGT_SKIP_CASES["arm64-gcc:1:two"]}|${TGT_SKIP_CASES["arm64-gcc:1:suite"]}"
-t_eq "TGT_SKIP_CASES: none at step 0 for the test skipped at 1; no whole skip of either" \
+	"$(skipc arm64-gcc 1 two)|$(skipc arm64-gcc 1 suite)"
+t_eq "skip-cases: none at step 0 for the test skipped at 1; no whole skip of either" \
 	"|||not on this target" \
-	"${TGT_SKIP_CASES["arm64-gcc:0:two"]:-}|${TGT_SKIP["arm64-gcc:1:two"]:-}|${TGT_SKIP["arm64-gcc:1:suite"]:-}|${TGT_SKIP["arm64-gcc:1:plain"]}"
+	"$(skipc arm64-gcc 0 two)|$(skipt arm64-gcc 1 two)|$(skipt arm64-gcc 1 suite)|$(skipt arm64-gcc 1 plain)"
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
-t_eq "TGT_SKIP_CASES: a second load drops the first's" 0 "${#TGT_SKIP_CASES[@]}"
+t_eq "skip-cases: a second load drops the first's" "" "$(skipc arm64-gcc 1 two)$(skipc arm64-gcc 1 suite)"
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
 t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
-	"$(meta name) $NSTEPS ${#TEST_IDS[@]} $(c=$(claim t-one); echo "${c:--}")"
+	"$(meta name) $NSTEPS $(series_tests ids; echo "${#ids[@]}") $(c=$(claim t-one); echo "${c:--}")"
 
 # An edited series (a patch appended) is written and read back.
 STEP_PATCH[NSTEPS]=$(echo "$T_TOP"/patches/v1/0001-*.patch)
-for id in "${TEST_IDS[@]}"; do
-	EXPECT["$NSTEPS:$id"]=${EXPECT["3:$id"]}
+ids=() answer=''
+series_tests ids
+for id in "${ids[@]}"; do
+	series_expected answer 3 "$id"
+	series_expected_set "$NSTEPS" "$id" "$answer"
 done
 NSTEPS=$((NSTEPS + 1))
 series_write > "$T_TMP/edited.yaml"
@@ -169,7 +176,8 @@ t_grep "an operation keeps its tab-separated fields" \
 	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
 	"$T_TMP/program"
 # Without a guest no KUnit case can be skipped (tools/bin/series says so).
-GUEST_OPS_YAML=() TGT_SKIP_CASES=()
+GUEST_OPS_YAML=()
+series_skips_clear
 series_write > "$T_TMP/noguest.yaml"
 t_eq "a booting series with tests but no guest.run is an error naming the file and the target" \
 	"$T_TMP/noguest.yaml: target x86_64-gcc boots, but the series has no guest.run to judge its tests: declare what the guest does (guest/README), leave tests out, or boot: no" \
@@ -184,7 +192,7 @@ t_eq "repo base: repo absolute, base-commit as written, package empty" \
 	"$fix_real/linux|v6.6-rc1~3^2|" "$(meta repo)|$(meta base-commit)|$(meta package)"
 t_eq "repo base: no cover, prep, tests, guest; the target boots" \
 	"|0|0|0|yes|" \
-	"$(meta cover)|${#PREP_PATCHES[@]}|${#TEST_IDS[@]}|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(tfield x86_64-gcc boot)|$(meta guest-fragment)"
+	"$(meta cover)|${#PREP_PATCHES[@]}|$(series_tests ids; echo "${#ids[@]}")|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(tfield x86_64-gcc boot)|$(meta guest-fragment)"
 series_write > "$T_TMP/repo-base.yaml"
 t_eq "repo base: written as repo and commit, nothing empty written" \
 	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \

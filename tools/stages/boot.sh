@@ -494,7 +494,7 @@ boot_accel()
 # told to skip it, bisect_skip= on the command line, and DIR/skip.tsv
 # keeps the reasons for the tests stage; or "id=yes|no<TAB>CASES<TAB>
 # WORDS<TAB>REASON" for a claim judged without KUnit cases the target
-# does not count, TGT_SKIP_CASES's: the runner is told the WORDS,
+# does not count, series_skip_cases': the runner is told the WORDS,
 # bisect_skip_cases=, and DIR/skip-cases.tsv keeps CASES and REASON).
 stage_boot_start()
 {
@@ -780,13 +780,7 @@ boot_cells()
 	local -a qargs judges
 	local -A tg f keys=()
 
-	for id in "${TEST_IDS[@]}"; do
-		if [[ -n "${TGT_SKIP["$tgt:$idx:$id"]:-}" ]]; then
-			exp+=("$id=skip:${TGT_SKIP["$tgt:$idx:$id"]}")
-		else
-			exp+=("$id=${EXPECT["$idx:$id"]}${TGT_SKIP_CASES["$tgt:$idx:$id"]:+$'\t'${TGT_SKIP_CASES["$tgt:$idx:$id"]}}")
-		fi
-	done
+	series_expect exp "$tgt" "$idx"
 	# The identity the guest must prove is part of the key: a result is
 	# reused only for the very kernel and modules it was judged on; so
 	# are the emulator and how it is called.
