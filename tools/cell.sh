@@ -34,7 +34,8 @@
 #
 # Sourced by tools/bisect-check and tools/bisect-run; expects lib.sh and
 # a RUNDIR with logs/, details/ and results/, named by its run's id
-# (WORKDIR/runs/ID: a record's run), and STEP_LABEL.
+# (WORKDIR/runs/ID: a record's run), and a loaded series (series.sh:
+# the steps' labels and patch files).
 #
 # shellcheck disable=SC2034  # CELL_* are what the runner tells its caller
 
@@ -44,6 +45,8 @@ source "$TOP/tools/cache.sh"
 source "$TOP/tools/stage-lib.sh"
 # shellcheck source=tools/sandbox.sh
 source "$TOP/tools/sandbox.sh"
+# shellcheck source=tools/series.sh
+source "$TOP/tools/series.sh"
 
 # Where the stage programs are (the tests point it at fake ones).
 STAGE_DIR=$TOP/tools/stages
@@ -342,7 +345,7 @@ cell_record()
 	local tgt=$1; shift
 	local stage=$1; shift
 	local log=$1; shift
-	local t shown summary from
+	local t shown summary from label
 	local -A r f
 
 	cell_files f "$idx" "$tgt" "$stage"
@@ -354,7 +357,8 @@ cell_record()
 	fmt_ms_to t "${r[ms]:-0}"
 	shown=${r[status]}
 	[[ -n "$from" ]] && shown="cached-${r[status]}" summary="from run ${from%%/*}: $summary"
-	progress "${STEP_LABEL[idx]}${tgt:+ $tgt} $stage: $shown ($t) $summary"
+	series_label label "$idx"
+	progress "$label${tgt:+ $tgt} $stage: $shown ($t) $summary"
 	CELL_STATUS=${r[status]}
 	CELL_SUMMARY=${r[summary]}
 }
@@ -398,11 +402,12 @@ cell_begin()
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
-	local t=$tgt
+	local t=$tgt label
 	local -A f
 
 	[[ "$t" == - ]] && t=
-	progress "${STEP_LABEL[idx]}${t:+ $t} $stage: start"
+	series_label label "$idx"
+	progress "$label${t:+ $t} $stage: start"
 	cell_files f "$idx" "$tgt" "$stage"
 	: > "${f[log]}"
 	rm -f "${f[rec]}"
@@ -495,7 +500,7 @@ cell_exec()
 	local inputs=$1; shift
 	local prog=$1; shift
 	local rc stopped rules name value p
-	local -a keep=() sb=() opts=()
+	local -a keep=() sb=() opts=() patches
 	local -A r pdirs=()
 
 	[[ -n "${LANG:-}" ]] && keep+=("LANG=$LANG")
@@ -506,7 +511,8 @@ cell_exec()
 		--ro "${WT:-$WORKDIR}" --ro "${SERIES%/*}")
 	[[ -n "${KREPO:-}" ]] && sandbox_git opts "$KREPO"
 	# The series' patch files, wherever it keeps them (HOME is hidden).
-	for p in "${PREP_PATCHES[@]}" "${STEP_PATCH[@]}"; do
+	series_patches patches -
+	for p in "${patches[@]}"; do
 		[[ "$p" == /* ]] && pdirs[${p%/*}]=1
 	done
 	for p in "${!pdirs[@]}"; do

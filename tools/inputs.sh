@@ -12,8 +12,8 @@
 #
 # Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET (TARGET "-" for
 # a stage of scope step). Reads the driver's run state: KREPO, WT, RUNDIR,
-# SERIES, BASE_COMMIT, the series' steps (STEP_SHA, STEP_TREE, STEP_PATCH,
-# PREP_PATCHES; what a step declares, series_step of tools/series.sh),
+# SERIES, BASE_COMMIT, the steps (STEP_SHA, STEP_TREE; their patches and
+# what each declares, series_patches and series_step of tools/series.sh),
 # the builds' artifacts (STEP_ART), the boots' dirs and records (the
 # run dir's) and what the driver says of the run once (inputs_set); the
 # tools' versions and ids and GM_VIEW_ID the
@@ -285,11 +285,7 @@ input_patches()
 	local -a __ip=()
 	local __id
 
-	if (($3 == 0)); then
-		__ip=("${PREP_PATCHES[@]}")
-	else
-		__ip=("${STEP_PATCH[$3]}")
-	fi
+	series_patches __ip "$3"
 	[[ "${__ip[*]}" != *$'\n'* ]] || return 1
 	for __id in "${__ip[@]}"; do
 		[[ -r "$__id" ]] || return 1
@@ -397,7 +393,8 @@ input_idx() { local -n __iv=$1 __ik=$2; __iv=$3; __ik=$3; }
 input_patch_out()
 {
 	local -n __iv=$1 __ik=$2
-	__iv=$RUNDIR/patches/$4/${STEP_PATCH[$3]##*/}
+	series_patch __ik "$3"
+	__iv=$RUNDIR/patches/$4/${__ik##*/}
 	__ik=${__iv##*/}
 }
 # The step's accepted findings of the stage (series.yaml), as a file.

@@ -52,13 +52,14 @@ load_patches()
 {
 	local file=$1; shift
 	local -n into=$1; shift
-	local i
+	local i n
 
 	load_series "$file"
 	series_get NAME name
 	series_get VERSION version
-	for i in "${!STEP_PATCH[@]}"; do
-		into[i]=${STEP_PATCH[i]}
+	series_nsteps n
+	for ((i = 1; i < n; i++)); do
+		series_patch "into[$i]" "$i"
 	done
 	((${#into[@]})) || die "$file: no patches"
 }

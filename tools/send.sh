@@ -125,7 +125,7 @@ check_tools()
 # through the one series loader (series.sh).
 send_series()
 {
-	local i
+	local i n
 
 	load_series "$SERIES"
 	series_get NAME name
@@ -135,8 +135,9 @@ send_series()
 	# (and --abi prints for one yet to be written).
 	[[ -n "$COVER" || "$ABI_ONLY" == 1 ]] ||
 		die "$SERIES: the series has no cover-letter, and sending needs one: add cover-letter: FILE to it (b4's cover format: subject, empty line, body)"
-	for i in "${!STEP_PATCH[@]}"; do
-		PATCHES[i]=${STEP_PATCH[i]}
+	series_nsteps n
+	for ((i = 1; i < n; i++)); do
+		series_patch "PATCHES[$i]" "$i"
 	done
 	((${#PATCHES[@]} > 0)) || die "$SERIES: no patches to send"
 	BRANCH=b4/$NAME

@@ -9,9 +9,18 @@
 # Variables set for the caller.
 # shellcheck disable=SC2034
 #
-# Sourced by every tool that reads a series; expects lib.sh.
+# Sourced by every tool that reads a series, and by cell.sh (the
+# steps' labels); expects lib.sh. Sourced once: a second source would
+# drop the loaded series.
+[[ -n "${BISECT_SERIES_SH:-}" ]] && return 0
+BISECT_SERIES_SH=1
 
-declare -a STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=()
+# The steps, this file's own (series_nsteps, series_patches,
+# series_label): SERIES_NSTEPS of them, step 0 the preparation, made of
+# the patch files SERIES_PREP, step N of SERIES_PATCH[N]; SERIES_LABEL[N]
+# what progress calls it ("0", "N/M").
+declare -a SERIES_PATCH=() SERIES_LABEL=() ACCEPT_TYPES=()
+SERIES_NSTEPS=0
 # FINDING_ACCEPT[N]: the findings patch N accepts (series.yaml
 # findings-accept), one "CHECK<TAB>KIND<TAB>FILE<TAB>MATCH<TAB>REASON\n"
 # each, KIND and FILE "*" for any.
@@ -20,7 +29,7 @@ declare -a FINDING_ACCEPT=()
 # (series.yaml abi), one "KIND<TAB>SYMBOL\n" each, KIND removes, adds or
 # changes.
 declare -a ABI_DECL=()
-declare -a PREP_PATCHES=() TEST_IDS=()
+declare -a SERIES_PREP=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
 declare -a TGT_NAMES=()
 # TGT_SKIP[target:step:test]: why the target's guest does not run that
@@ -149,6 +158,68 @@ series_claim()
 	__sc_ref=${TEST_CLAIM[$1]:-}
 }
 
+# series_nsteps(): variable $1 = the number of steps, the preparation's
+# (step 0) included.
+series_nsteps()
+{
+	local -n __sn_ref=$1; shift
+
+	__sn_ref=$SERIES_NSTEPS
+}
+
+# series_patches(): array $1 = the patch files of step $2 (the
+# preparation's for 0; "-" for all of every step, in order).
+series_patches()
+{
+	local -n __sp_ref=$1; shift
+
+	if [[ "$1" == - ]]; then
+		__sp_ref=("${SERIES_PREP[@]}" "${SERIES_PATCH[@]}")
+	elif (($1 == 0)); then
+		__sp_ref=("${SERIES_PREP[@]}")
+	else
+		__sp_ref=("${SERIES_PATCH[$1]}")
+	fi
+}
+
+# series_patch(): variable $1 = the patch file of step $2 (1 and on).
+series_patch()
+{
+	local -n __sp1_ref=$1; shift
+
+	__sp1_ref=${SERIES_PATCH[$1]:-}
+}
+
+# series_patch_set(): step $1 (1 and on; past the last adds steps) is
+# the patch file $2, as series_write writes it.
+series_patch_set()
+{
+	[[ "$1" =~ ^[1-9][0-9]*$ ]] || die "series_patch_set: no step '$1' (a patch is step 1 or later)"
+	SERIES_PATCH[$1]=$2
+	(($1 < SERIES_NSTEPS)) || SERIES_NSTEPS=$(($1 + 1))
+}
+
+# series_prep_set(): the preparation (step 0) is the patch files $@.
+series_prep_set()
+{
+	SERIES_PREP=("$@")
+	((SERIES_NSTEPS > 0)) || SERIES_NSTEPS=1
+}
+
+# series_label(): variable $1 = what progress lines call step $2.
+series_label()
+{
+	local -n __sla_ref=$1; shift
+
+	__sla_ref=${SERIES_LABEL[$1]:-$1}
+}
+
+# series_label_set(): step $1 is called $2 (bisect-run: HEAD).
+series_label_set()
+{
+	SERIES_LABEL[$1]=$2
+}
+
 # series_tests(): array $1 = the series' tests, by id, in its order (a
 # tool may narrow them: series_tests_set).
 series_tests()
@@ -272,7 +343,7 @@ load_series()
 		archs+=(--arch "$a")
 	done
 	records=$("$TOP/tools/bin/series" "${archs[@]}" "$file") || exit "$EXIT_SETUP"
-	STEP_PATCH=() STEP_LABEL=() ACCEPT_TYPES=() PREP_PATCHES=() TEST_IDS=()
+	SERIES_PATCH=() SERIES_LABEL=() ACCEPT_TYPES=() SERIES_PREP=() TEST_IDS=()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=() ABI_DECL=()
 	TGT_NAMES=() TGT_SKIP=() TGT_SKIP_CASES=()
 	targets_clear
@@ -297,8 +368,8 @@ load_series()
 		skip) TGT_SKIP["$a:$b:$c"]=$d ;;
 		skip-cases) TGT_SKIP_CASES["$a:$b:$c"]=$d$'\t'$e$'\t'$f ;;
 		test) TEST_IDS+=("$a"); TEST_CLAIM[$a]=$b ;;
-		prep) PREP_PATCHES+=("$a") ;;
-		patch) STEP_PATCH[a]=$b; n=$a ;;
+		prep) SERIES_PREP+=("$a") ;;
+		patch) SERIES_PATCH[a]=$b; n=$a ;;
 		accept)
 			ACCEPT_TYPES[a]+="$b "
 			ACCEPT_REASON["$a:$b"]=$c
@@ -324,10 +395,10 @@ load_series()
 	# The runner's program declares every test its operations name,
 	# whatever a tool later asks about (bisect-run narrows TEST_IDS).
 	GUEST_TEST_IDS=("${TEST_IDS[@]}")
-	NSTEPS=$((n + 1))
-	STEP_LABEL[0]=0
-	for ((i = 1; i < NSTEPS; i++)); do
-		STEP_LABEL[i]="$i/$n"
+	SERIES_NSTEPS=$((n + 1))
+	SERIES_LABEL[0]=0
+	for ((i = 1; i < SERIES_NSTEPS; i++)); do
+		SERIES_LABEL[i]="$i/$n"
 	done
 }
 
@@ -421,8 +492,8 @@ series_write()
 	else
 		printf '  package: %s\n' "$(yaml_str "${SERIES_META[package]}")"
 	fi
-	((${#PREP_PATCHES[@]} == 0)) || printf '  prep:\n'
-	for i in "${PREP_PATCHES[@]}"; do
+	((${#SERIES_PREP[@]} == 0)) || printf '  prep:\n'
+	for i in "${SERIES_PREP[@]}"; do
 		printf '    - %s\n' "$(yaml_str "$i")"
 	done
 	((${#TEST_IDS[@]} == 0)) || printf '  expect:\n'
@@ -441,7 +512,7 @@ series_write()
 			printf '    config: %s\n' "$(yaml_str "$own")"
 		# One skip item per step and test: the reasons may differ.
 		skip=
-		for ((i = 0; i < NSTEPS; i++)); do
+		for ((i = 0; i < SERIES_NSTEPS; i++)); do
 			for id in "${TEST_IDS[@]}"; do
 				[[ -n "${TGT_SKIP["$t:$i:$id"]:-}" ]] || continue
 				[[ -n "$skip" ]] || printf '    skip:\n'
@@ -473,8 +544,8 @@ series_write()
 		printf '    - %s\n' "${GUEST_OPS_YAML[@]}"
 	fi
 	printf 'patches:\n'
-	for ((i = 1; i < NSTEPS; i++)); do
-		printf '  - file: %s\n' "$(yaml_str "${STEP_PATCH[i]}")"
+	for ((i = 1; i < SERIES_NSTEPS; i++)); do
+		printf '  - file: %s\n' "$(yaml_str "${SERIES_PATCH[i]}")"
 		if [[ -n "${ACCEPT_TYPES[i]:-}" ]]; then
 			printf '    checkpatch-accept:\n'
 			for t in ${ACCEPT_TYPES[i]}; do

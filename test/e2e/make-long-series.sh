@@ -33,7 +33,8 @@ FILES=(kernel/fork.c kernel/exit.c kernel/sys.c kernel/signal.c kernel/softirq.c
 main()
 {
 	local out=${1:-} n=${2:-16} nonce=${3:-}
-	local wt i f yaml last id
+	local wt i f yaml last id step answer
+	local -a tests
 
 	[[ -n "$out" ]] || die "usage: $0 OUTDIR [N [NONCE]]"
 	if [[ ! "$n" =~ ^[0-9]+$ ]] || ((n < 1 || n > ${#FILES[@]})); then
@@ -64,17 +65,17 @@ main()
 
 	# The series of series.yaml, renamed, with the new patches after 3/3.
 	load_series "$TOP/series.yaml"
-	last=$((NSTEPS - 1))
+	series_nsteps step
+	last=$((step - 1))
 	series_set name long-series
+	series_tests tests
 	for f in "$out"/0*.patch; do
-		STEP_PATCH[NSTEPS]=$f
-		tests=() answer=''
-		series_tests tests
+		series_patch_set "$step" "$f"
 		for id in "${tests[@]}"; do
 			series_expected answer "$last" "$id"
-			series_expected_set "$NSTEPS" "$id" "$answer"
+			series_expected_set "$step" "$id" "$answer"
 		done
-		NSTEPS=$((NSTEPS + 1))
+		step=$((step + 1))
 	done
 	yaml=$out/long.yaml
 	series_write > "$yaml"

@@ -135,7 +135,7 @@ git --git-dir="$K" format-patch -1 --stdout "$commit" > "$T_TMP/0003-edited.patc
 	source "$T_TOP/tools/series.sh"
 	load_series "$SERIES"
 	series_set name t20-edit
-	STEP_PATCH[3]=$T_TMP/0003-edited.patch
+	series_patch_set 3 "$T_TMP/0003-edited.patch"
 	series_write
 ) > "$edit"
 e2e_run "$edit" TARGETS=x86_64-gcc STEPS=3 LOCK_WAIT=900

@@ -1054,7 +1054,8 @@ case_robots()
 		# shellcheck source=tools/series.sh
 		source "$T_TOP/tools/series.sh"
 		load_series "$FIX/exports.yaml"
-		for ((i = 1; i < NSTEPS; i++)); do
+		series_nsteps n
+		for ((i = 1; i < n; i++)); do
 			series_step_set abi "$i" ''
 		done
 		series_write

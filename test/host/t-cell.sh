@@ -24,7 +24,8 @@ source "$T_TOP/tools/lib.sh"
 source "$T_TOP/tools/cell.sh"
 
 # The runner's context, as the driver sets it.
-STEP_LABEL=(0 1/2 2/2)
+series_label_set 1 1/2
+series_label_set 2 2/2
 TGT_NAMES=(tA tB)
 CALLS=$T_TMP/calls
 
@@ -439,7 +440,7 @@ t_grep "and names the stage, the input and the function to define" \
 
 # --- report (C) follows the same cell ids: it finds the details ---
 new_run r7
-STEP_LABEL=(0 1/1)
+series_label_set 1 1/1
 STAGE_DIR=$T_TOP/tools/stages
 load_stages "$T_TOP/tools/stages.tsv"
 stages_write "$RUNDIR/stages.tsv"

@@ -28,7 +28,9 @@ source "$T_TOP/tools/stages/exports.sh"
 
 D=$T_TMP/exports
 TAB=$'\t'
-STEP_LABEL=(0 1/3 2/3 3/3)
+for i in 1 2 3; do
+	series_label_set "$i" "$i/3"
+done
 
 t_plan 44
 

@@ -62,7 +62,9 @@ STEP_TREE=()
 for s in "${STEP_SHA[@]}"; do
 	STEP_TREE+=("$(g rev-parse "$s^{tree}")")
 done
-STEP_PATCH=(- /x/0001-a.patch /y/0002-m.patch /z/0003-e.patch)
+series_patch_set 1 /x/0001-a.patch
+series_patch_set 2 /y/0002-m.patch
+series_patch_set 3 /z/0003-e.patch
 RUNDIR=$T_TMP/run
 mkdir -p "$RUNDIR/accept"
 SERIES=$T_TMP/series.yaml
@@ -157,21 +159,21 @@ echo two > "$T_TMP/p/0002-b.patch"
 cp "$T_TMP/p/0001-a.patch" "$T_TMP/p/copy.patch"
 t_eq "patches: the step's patch files, one a line, in a file the cell names" \
 	"$RUNDIR/inputs/1-apply.patches|$T_TMP/p/0001-a.patch" \
-	"$(STEP_PATCH[1]=$T_TMP/p/0001-a.patch; v=$(val patches 1 apply); echo "$v|$(cat "$v")")"
+	"$(series_patch_set 1 "$T_TMP/p/0001-a.patch"; v=$(val patches 1 apply); echo "$v|$(cat "$v")")"
 t_eq "patches: the preparation's, in order, at step 0" \
 	"$T_TMP/p/0002-b.patch $T_TMP/p/0001-a.patch" \
-	"$(PREP_PATCHES=("$T_TMP/p/0002-b.patch" "$T_TMP/p/0001-a.patch"); \
+	"$(series_prep_set "$T_TMP/p/0002-b.patch" "$T_TMP/p/0001-a.patch"; \
 		v=$(val patches 0 apply); paste -sd ' ' "$v")"
 t_eq "patches: the same file again, the same key; another content or another path, another" \
 	"same|other|other" \
-	"$(STEP_PATCH[1]=$T_TMP/p/0001-a.patch; k=$(key patches 1); \
+	"$(series_patch_set 1 "$T_TMP/p/0001-a.patch"; k=$(key patches 1); \
 	   [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)|$( \
-	   STEP_PATCH[1]=$T_TMP/p/0001-a.patch; k=$(key patches 1); echo changed >> "$T_TMP/p/0001-a.patch"; \
+	   series_patch_set 1 "$T_TMP/p/0001-a.patch"; k=$(key patches 1); echo changed >> "$T_TMP/p/0001-a.patch"; \
 	   [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)|$( \
-	   STEP_PATCH[1]=$T_TMP/p/0002-b.patch; k=$(key patches 1); cp "$T_TMP/p/0002-b.patch" "$T_TMP/p/b2.patch"; \
-	   STEP_PATCH[1]=$T_TMP/p/b2.patch; [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)"
+	   series_patch_set 1 "$T_TMP/p/0002-b.patch"; k=$(key patches 1); cp "$T_TMP/p/0002-b.patch" "$T_TMP/p/b2.patch"; \
+	   series_patch_set 1 "$T_TMP/p/b2.patch"; [[ "$(key patches 1)" == "$k" ]] && echo same || echo other)"
 t_eq "patches: a patch file gone gives no value" "(failed)" \
-	"$(STEP_PATCH[1]=$T_TMP/p/nosuch.patch; key patches 1)"
+	"$(series_patch_set 1 "$T_TMP/p/nosuch.patch"; key patches 1)"
 t_eq "git: no value, its version the key" "-|$(git --version)" "$(val git 1)|$(key git 1)"
 
 # --- the checkpatch.pl types a step accepts, as TYPE=REASON lines ---
@@ -261,9 +263,9 @@ on()
 cell_key()
 {
 	local STEP_SHA=("$2" "$3") STEP_TREE=()
-	local STEP_PATCH=(- /p/0001-x.patch)
 	local key
 
+	series_patch_set 1 /p/0001-x.patch
 	STEP_TREE=("$(g rev-parse "$2^{tree}")" "$(g rev-parse "$3^{tree}")")
 	if cell_prog_inputs key 1 - "$1" > /dev/null 2>&1; then
 		echo "$key"
@@ -293,7 +295,7 @@ gm()
 STAGE_DIR=$T_TOP/tools/stages
 load_stages "$T_TOP/tools/stages.tsv"
 mkdir -p "$RUNDIR/inputs"
-STEP_LABEL=(0 1/1)
+series_label_set 1 1/1
 # The daily loop: 1/1 edits a comment of alpha's file; its next version
 # words the comment and the message otherwise.
 C1=$(on "$B0" $'alpha: note the counter\n\nA first message.' \

@@ -72,7 +72,7 @@ load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "every record is kept: cover, claims, reasons" \
 	"$T_TOP/cover-letter.txt|a claim: with \"quotes\", a \\backslash and # no comment|it says \"why\": C:\\path and 'single' quotes" \
 	"$(meta cover)|$(claim t-one)|$(step checkpatch-accept 1 | sed -n 's/^UNKNOWN_COMMIT_ID=//p')"
-t_eq "steps and labels" "2 0 1/1" "$NSTEPS ${STEP_LABEL[*]}"
+t_eq "steps and labels" "2 0 1/1" "$(k='' l0='' l1=''; series_nsteps k; series_label l0 0; series_label l1 1; echo "$k $l0 $l1")"
 t_eq "the series' own timeout" 45 "$(meta timeout)"
 t_eq "the targets, in order, with their records" \
 	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
@@ -144,17 +144,17 @@ t_eq "skip-cases: a second load drops the first's" "" "$(skipc arm64-gcc 1 two)$
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
 t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
-	"$(meta name) $NSTEPS $(series_tests ids; echo "${#ids[@]}") $(c=$(claim t-one); echo "${c:--}")"
+	"$(meta name) $(ns=0; series_nsteps ns; echo "$ns") $(series_tests ids; echo "${#ids[@]}") $(c=$(claim t-one); echo "${c:--}")"
 
 # An edited series (a patch appended) is written and read back.
-STEP_PATCH[NSTEPS]=$(echo "$T_TOP"/patches/v1/0001-*.patch)
-ids=() answer=''
+ids=() answer='' n=0
+series_nsteps n
+series_patch_set "$n" "$(echo "$T_TOP"/patches/v1/0001-*.patch)"
 series_tests ids
 for id in "${ids[@]}"; do
 	series_expected answer 3 "$id"
-	series_expected_set "$NSTEPS" "$id" "$answer"
+	series_expected_set "$n" "$id" "$answer"
 done
-NSTEPS=$((NSTEPS + 1))
 series_write > "$T_TMP/edited.yaml"
 t_rc "an edited series is valid" 0 "$SERIES_BIN" "$T_TMP/edited.yaml"
 t_grep "its new step expects what 3/3 does" '^expect	4	kallsyms-lookup-name	no$' "$T_OUT"
@@ -192,7 +192,7 @@ t_eq "repo base: repo absolute, base-commit as written, package empty" \
 	"$fix_real/linux|v6.6-rc1~3^2|" "$(meta repo)|$(meta base-commit)|$(meta package)"
 t_eq "repo base: no cover, prep, tests, guest; the target boots" \
 	"|0|0|0|yes|" \
-	"$(meta cover)|${#PREP_PATCHES[@]}|$(series_tests ids; echo "${#ids[@]}")|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(tfield x86_64-gcc boot)|$(meta guest-fragment)"
+	"$(meta cover)|$(prep=(); series_patches prep 0; echo "${#prep[@]}")|$(series_tests ids; echo "${#ids[@]}")|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(tfield x86_64-gcc boot)|$(meta guest-fragment)"
 series_write > "$T_TMP/repo-base.yaml"
 t_eq "repo base: written as repo and commit, nothing empty written" \
 	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \

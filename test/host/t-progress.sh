@@ -13,6 +13,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # shellcheck source=tools/lib.sh
 . "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/cell.sh
+. "$T_TOP/tools/cell.sh"
 # shellcheck source=tools/stages/build.sh
 . "$T_TOP/tools/stages/build.sh"
 # shellcheck source=tools/import.sh
@@ -54,7 +56,8 @@ t_grep "... but the line in the run's progress.log" '^p: \[ *0\.[3-9]s\] hello$'
 WORKDIR=$T_TMP/wd
 out=$T_TMP/out
 tgt=x86_64-gcc
-STEP_LABEL=([0]=base [1]=1/3)
+series_label_set 0 base
+series_label_set 1 1/3
 mkdir -p "$out" "$WORKDIR/progress"
 log=$T_TMP/logs/1-x86_64-gcc-build.log
 mkdir -p "${log%/*}"

@@ -285,7 +285,7 @@ build_watch()
 	local log=$1; shift
 	local out=$1; shift
 	local t=$1; shift
-	local id=${log##*/} total='' by='the last build' f name
+	local id=${log##*/} total='' by='the last build' f name label
 
 	id=${id%%-*}
 	if [[ -f "$out/.config" && -r "$out/.bisect-steps" && -f "$out/.bisect-trees" ]]; then
@@ -302,7 +302,8 @@ build_watch()
 		done
 	fi
 	[[ "$total" =~ ^[1-9][0-9]*$ ]] || total=
-	printf '%s build of %s: %s' "$t" "${STEP_LABEL[id]:-$id}" \
+	series_label label "$id"
+	printf '%s build of %s: %s' "$t" "$label" \
 		"$(fmt_done "$(build_steps_of "$log")" "$total" steps "$el")"
 	if [[ -n "$total" ]]; then
 		echo " (by $by)"

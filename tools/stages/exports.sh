@@ -362,11 +362,12 @@ exports_valid()
 {
 	local -n __ev_plan=$1; shift
 	local rec=$1; shift
-	local id why reads made tree step
+	local id why reads made tree step label
 	local -A r
 
 	rec_read r "$rec"
 	tree=${__ev_plan[tree]} step=${__ev_plan[idx]}
+	series_label label "$step"
 	made=${r[out tree]:-}
 	id=${rec##*/}
 	id=${id%.tsv}
@@ -380,10 +381,10 @@ exports_valid()
 		# Said once: cell_run asks again, then runs the cell.
 		if [[ "${EXPORTS_STALE:-}" != "$tree $made" ]]; then
 			EXPORTS_STALE="$tree $made"
-			progress "${STEP_LABEL[step]} exports: the cached cell of tree ${made:0:12} does not hold: $why"
+			progress "$label exports: the cached cell of tree ${made:0:12} does not hold: $why"
 		fi
 		return 1
 	fi
 	result_out "$rec" reused "made on tree $made: $why"
-	progress "${STEP_LABEL[step]} exports: the cached cell of tree ${made:0:12} holds: $why"
+	progress "$label exports: the cached cell of tree ${made:0:12} holds: $why"
 }
