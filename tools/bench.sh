@@ -85,8 +85,9 @@ BENCH_LONG=${BENCH_LONG:-12}
 # earlier bench's builds of them must not be in the cache.
 BENCH_NONCE=${BENCH_NONCE:-$(date +%s)}
 declare -A SECS=()
-# The series' branch, package and config fragment (main).
+# The series' branch, package, config fragment and targets (main).
 BRANCH='' PACKAGE_NAME='' FRAGMENT=''
+TGTS=()
 BENCH_DPIDS=()
 
 # timed(): run a command, store its wall time in SECS[$1]; fail with it.
@@ -134,7 +135,7 @@ cold_build()
 	local -a kv frags
 	mkdir -p "$src"
 	tar -C "$src" --strip-components=1 -xf "/usr/src/$PACKAGE_NAME.tar.xz" || return 1
-	for t in "${TGT_NAMES[@]}"; do
+	for t in "${TGTS[@]}"; do
 		bench_kvars kv "$t" '' frags img
 		out=$BENCH_DIR/cold-out/$t
 		t0=$(now_ms)
@@ -168,7 +169,7 @@ bench_daemons_stop()
 distcc_build()
 {
 	local src=$COLD_SRC out=$BENCH_DIR/distcc-out dd=$BENCH_DIR/distcc
-	local t=${TGT_NAMES[0]} slots port a hosts=() t0 rc i dtmp img
+	local t=${TGTS[0]} slots port a hosts=() t0 rc i dtmp img
 	local goal=() kv=() ckv=() frags=()
 
 	read -r -a goal <<< "${BENCH_DISTCC_GOAL:-}"
@@ -227,7 +228,7 @@ distcc_build()
 # 20).
 sandbox_build()
 {
-	local src=$COLD_SRC out=$BENCH_DIR/sandbox-out t=${TGT_NAMES[0]} t0 i img
+	local src=$COLD_SRC out=$BENCH_DIR/sandbox-out t=${TGTS[0]} t0 i img
 	local -a sb=() kv frags
 
 	if [[ ! -f "$src/Makefile" ]]; then
@@ -268,7 +269,7 @@ run_check()
 # dirs.
 robots()
 {
-	local env=(FORCE=1 TARGETS="${TGT_NAMES[0]}")
+	local env=(FORCE=1 TARGETS="${TGTS[0]}")
 	rm -rf "$BENCH_DIR/wd/build-w1" "$BENCH_DIR/wd/wcheck"
 	env "${env[@]}" WORKDIR="$BENCH_DIR/wd" "$TOP/tools/bisect-check" "$SERIES" \
 		> "$BENCH_DIR/last.out" 2> "$BENCH_DIR/last.err"
@@ -438,20 +439,20 @@ report()
 		[[ -n "$v" ]] || continue
 		printf '%-12s %10s   ' "$c" "$(awk -v d="$v" 'BEGIN { printf "%.1f", d / 10 }')"
 		case $c in
-		cold-build) for t in "${TGT_NAMES[@]}"; do
+		cold-build) for t in "${TGTS[@]}"; do
 				printf '%s %s s  ' "$t" "$(awk -v d="${SECS[cold-build:$t]:-0}" 'BEGIN { printf "%.1f", d / 10 }')"
 			done
 			echo ;;
-		distcc) t=${TGT_NAMES[0]}
+		distcc) t=${TGTS[0]}
 			echo "$t through two local daemons: $(awk -v d="${SECS[distcc:$t]:-0}" 'BEGIN { printf "%.1f", d / 10 }') s, / cold-build $t = $(ratio "${SECS[distcc:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.10); distcc: ${DISTCC_NOTE:-?}" ;;
-		sandbox) t=${TGT_NAMES[0]}
+		sandbox) t=${TGTS[0]}
 			echo "$t in the sandbox: / cold-build $t = $(ratio "${SECS[sandbox:$t]:-0}" "${SECS[cold-build:$t]:-0}") (goal <= 1.03); one sandbox starts in ${SANDBOX_START_MS:-?} ms" ;;
 		cold) echo "cold / cold-build = $(ratio "$v" "${SECS[cold-build]:-0}") (goal <= 1.15)"
 			first_verdict_report ;;
 		warm) echo "goal < 1 s" ;;
-		edit-3/3) echo "${#TGT_NAMES[@]} target(s) (goal <= 10 s per target)" ;;
+		edit-3/3) echo "${#TGTS[@]} target(s) (goal <= 10 s per target)" ;;
 		long) echo "$BENCH_LONG added one-file steps: $(awk -v d="$v" -v n="$BENCH_LONG" 'BEGIN { printf "%.1f", d / 10 / n }') s each (goal <= 5 s)" ;;
-		robots) echo "two FORCE=1 runs of ${TGT_NAMES[0]}; per commit below (goal <= 15 s)" ;;
+		robots) echo "two FORCE=1 runs of ${TGTS[0]}; per commit below (goal <= 15 s)" ;;
 		naive) echo "naive / warm = $(ratio "$v" "${SECS[warm]:-0}"), naive / edit-3/3 = $(ratio "$v" "${SECS[edit-3/3]:-0}") (goal >= 3)" ;;
 		*) echo ;;
 		esac
@@ -526,6 +527,7 @@ main()
 	# The distcc case's daemons stop on exit, error and Ctrl-C too.
 	defer_init
 	# The loaded series' fields the cases read.
+	targets_names TGTS
 	series_branch BRANCH
 	series_get PACKAGE_NAME package
 	series_get FRAGMENT config

@@ -245,20 +245,22 @@ skip_stage()
 	local s=$1; shift
 	local why=$1; shift
 	local t
+	local -a names
 
 	if [[ "${STAGE_SCOPE[$s]}" == step ]]; then
 		cell_skip "$idx" - "$s" "$why"
 	elif [[ "$tgt" != - ]]; then
 		cell_skip "$idx" "$tgt" "$s" "$why"
 	else
-		for t in "${TGT_NAMES[@]}"; do
+		targets_names names
+		for t in "${names[@]}"; do
 			cell_skip "$idx" "$t" "$s" "$why"
 		done
 	fi
 }
 
 # skip_after(): skip, for step $1 and target $2 ("-": every target of
-# TGT_NAMES), every stage that needs stage $3, in turn, with the reason $4.
+# targets_names), every stage that needs stage $3, in turn, with the reason $4.
 skip_after()
 {
 	local idx=$1; shift

@@ -31,7 +31,6 @@ declare -a FINDING_ACCEPT=()
 declare -a ABI_DECL=()
 declare -a SERIES_PREP=() TEST_IDS=()
 declare -A ACCEPT_REASON=() EXPECT=() TEST_CLAIM=()
-declare -a TGT_NAMES=()
 # TGT_SKIP[target:step:test]: why the target's guest does not run that
 # test at that step.
 declare -A TGT_SKIP=()
@@ -345,7 +344,7 @@ load_series()
 	records=$("$TOP/tools/bin/series" "${archs[@]}" "$file") || exit "$EXIT_SETUP"
 	SERIES_PATCH=() SERIES_LABEL=() ACCEPT_TYPES=() SERIES_PREP=() TEST_IDS=()
 	ACCEPT_REASON=() EXPECT=() TEST_CLAIM=() FINDING_ACCEPT=() ABI_DECL=()
-	TGT_NAMES=() TGT_SKIP=() TGT_SKIP_CASES=()
+	TGT_SKIP=() TGT_SKIP_CASES=()
 	targets_clear
 	GUEST_OPS=() GUEST_OPS_YAML=() GUEST_DRIVERS=() GUEST_KCONFIG=()
 	GUEST_EXECS=()
@@ -362,7 +361,6 @@ load_series()
 			SERIES_META[$kind]=$a
 			;;
 		target)
-			TGT_NAMES+=("$a")
 			target_add "$a" "$b" "$c" "$d" "$e"
 			;;
 		skip) TGT_SKIP["$a:$b:$c"]=$d ;;
@@ -389,7 +387,6 @@ load_series()
 		esac
 	done <<< "$records"
 	BOOT_TIMEOUT=${BOOT_TIMEOUT:-${SERIES_META[timeout]}}
-	((${#TGT_NAMES[@]})) || die "$file: tools/bin/series gave no target (make tools?)"
 	targets_check "$file"
 	guest_check "$file"
 	# The runner's program declares every test its operations name,
@@ -411,10 +408,12 @@ guest_check()
 {
 	local file=$1; shift
 	local t text frag boots
+	local -a names
 
 	if ((!${#GUEST_OPS[@]})); then
 		((${#TEST_IDS[@]})) || return 0
-		for t in "${TGT_NAMES[@]}"; do
+		targets_names names
+		for t in "${names[@]}"; do
 			target_field boots "$t" boot
 			[[ "$boots" == yes ]] &&
 				die "$file: target $t boots, but the series has no guest.run to judge its tests: declare what the guest does (guest/README), leave tests out, or boot: no"
@@ -480,6 +479,7 @@ abi_by_kind()
 series_write()
 {
 	local id i t skip check kind file match reason listed sym cases arch cc boots own
+	local -a names
 
 	printf 'name: %s\nversion: %s\n' "$(yaml_str "${SERIES_META[name]}")" \
 		"${SERIES_META[version]}"
@@ -501,7 +501,8 @@ series_write()
 		printf '    %s: %s\n' "$id" "${EXPECT["0:$id"]}"
 	done
 	printf 'boot:\n  timeout: %s\ntargets:\n' "${SERIES_META[timeout]}"
-	for t in "${TGT_NAMES[@]}"; do
+	targets_names names
+	for t in "${names[@]}"; do
 		target_field arch "$t" arch
 		target_field cc "$t" compiler
 		target_field boots "$t" boot

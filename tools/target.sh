@@ -18,27 +18,45 @@
 # shellcheck disable=SC2034
 #
 # Sourced by every tool that builds or boots; expects lib.sh and
-# series.sh (TGT_NAMES of the loaded series; its loader gives each
-# target's fields to target_add).
+# series.sh (whose loader gives each target to target_add).
 
 declare -A ARCH_TAB=() CC_TAB=()
 declare -A TGT_OUT=() TGT_CFGID=() TGT_TOOLCHAIN=()
 # The series' targets as it declares them (target_add), this file's own:
-# by name, the arch, the compiler, the own config fragment ("-": none)
-# and whether it boots (yes or no). Read through target_get and
-# target_field.
+# TGT_NAMES the selected ones in the series' order (targets_check,
+# targets_only), and by name the arch, the compiler, the own config
+# fragment ("-": none) and whether it boots (yes or no). Read through
+# targets_names, target_get and target_field.
+declare -a TGT_NAMES=()
 declare -A TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
 
 # targets_clear(): no target declared (a series loads anew).
 targets_clear()
 {
-	TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+	TGT_NAMES=() TGT_ARCH=() TGT_COMPILER=() TGT_CONFIG=() TGT_BOOT=()
+}
+
+# targets_names(): array $1 = the selected targets, in the series' order.
+targets_names()
+{
+	local -n __tn_ref=$1; shift
+
+	__tn_ref=("${TGT_NAMES[@]}")
+}
+
+# targets_only(): select target $1 alone (tools/bisect-run, one target
+# a question); fails when the series declares no such target.
+targets_only()
+{
+	[[ -n "${TGT_ARCH[$1]:-}" ]] || return 1
+	TGT_NAMES=("$1")
 }
 
 # target_add(): the series declares target $1: arch $2, compiler $3, own
 # config fragment $4 ("-": none), boots $5 (yes or no).
 target_add()
 {
+	TGT_NAMES+=("$1")
 	TGT_ARCH[$1]=$2
 	TGT_COMPILER[$1]=$3
 	TGT_CONFIG[$1]=$4
@@ -109,6 +127,7 @@ targets_check()
 	local file=$1; shift
 	local t keep=()
 
+	((${#TGT_NAMES[@]})) || die "$file: tools/bin/series gave no target (make tools?)"
 	targets_tables
 	for t in "${TGT_NAMES[@]}"; do
 		[[ -n "${CC_TAB[${TGT_COMPILER[$t]}]:-}" ]] ||

@@ -26,7 +26,8 @@ source "$T_TOP/tools/cell.sh"
 # The runner's context, as the driver sets it.
 series_label_set 1 1/2
 series_label_set 2 2/2
-TGT_NAMES=(tA tB)
+target_add tA x86_64 gcc - yes
+target_add tB arm64 gcc - yes
 CALLS=$T_TMP/calls
 
 # new_run(): a fresh run dir, as make_rundir makes one: RUN_ID, RUNDIR.

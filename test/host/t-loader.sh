@@ -76,11 +76,11 @@ t_eq "steps and labels" "2 0 1/1" "$(k='' l0='' l1=''; series_nsteps k; series_l
 t_eq "the series' own timeout" 45 "$(meta timeout)"
 t_eq "the targets, in order, with their records" \
 	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
-	"$(for name in "${TGT_NAMES[@]}"; do printf '%s %s %s %s %s|' "$name" "$(tfield "$name" arch)" \
+	"$(targets_names names; for name in "${names[@]}"; do printf '%s %s %s %s %s|' "$name" "$(tfield "$name" arch)" \
 		"$(tfield "$name" compiler)" "$(tfield "$name" config)" "$(tfield "$name" boot)"
 		done | sed 's/|$//')"
 TARGETS=x86_64-gcc-nb load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
-t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "${TGT_NAMES[*]}"
+t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "$(targets_names names; echo "${names[*]}")"
 t_eq "a target nobody declared is an error naming the declared ones" \
 	"TARGETS=arm64-gcc: $T_TOP/test/fixtures/loader/quoting.yaml declares no target 'arm64-gcc' (declared: x86_64-gcc x86_64-gcc-nb)" \
 	"$( (TARGETS=arm64-gcc load_series "$T_TOP/test/fixtures/loader/quoting.yaml") 2>&1 | sed 's/^[^:]*: error: //')"

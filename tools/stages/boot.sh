@@ -261,14 +261,16 @@ BOOT_TOOLS_OF=
 boot_tools()
 {
 	local t q runner
+	local -a names
 	local -A tg
 
-	[[ -n "$BOOT_TOOLS_OF" && "$BOOT_TOOLS_OF" == "${TGT_NAMES[*]}" ]] && return 0
+	targets_names names
+	[[ -n "$BOOT_TOOLS_OF" && "$BOOT_TOOLS_OF" == "${names[*]}" ]] && return 0
 	declare -gA RUNNER_SUM=() GUEST_BIN=() GUEST_BIN_SUM=()
 
 	[[ -x "$TOP/tools/bin/triage" ]] || die "tools/bin/triage is not built: run 'make tools'"
 	targets_tables
-	for t in "${TGT_NAMES[@]}"; do
+	for t in "${names[@]}"; do
 		target_get tg "$t"
 		[[ "${tg[boot]}" == yes ]] || continue
 		command -v "${tg[qemu]}" >/dev/null ||
@@ -296,7 +298,7 @@ boot_tools()
 	done
 	command -v dracut >/dev/null ||
 		die "dracut not found: run 'make deps' (Debian package dracut-core)"
-	BOOT_TOOLS_OF=${TGT_NAMES[*]}
+	BOOT_TOOLS_OF=${names[*]}
 }
 
 # user_cc_facts(): associative array $1 (the caller's) = what guest_bins
