@@ -7,9 +7,9 @@
 #
 # Usage: test/run.sh [host|lint|e2e|all] [FILTER]
 
-PROG=check
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../tools/lib.sh"
+prog_set check
 
 WHAT=${1:-all}
 FILTER=${2:-}
@@ -72,12 +72,12 @@ estimate()
 		fi
 	done
 	if ((known == 0)); then
-		echo "$PROG: ${#@} test files; no earlier run's times to go by (kept in $LOGDIR/times.tsv)" >&2
+		msg "${#@} test files; no earlier run's times to go by (kept in $LOGDIR/times.tsv)"
 		return 0
 	fi
-	printf '%s: %d test files: about %d min %02d s by the last run'"'"'s times%s\n' \
-		"$PROG" "$#" $((secs / 60)) $((secs % 60)) \
-		"$( ((unknown)) && echo ", and $unknown never timed")" >&2
+	msg "$(printf '%d test files: about %d min %02d s by the last run'"'"'s times%s' \
+		"$#" $((secs / 60)) $((secs % 60)) \
+		"$( ((unknown)) && echo ", and $unknown never timed")")"
 }
 
 # file_watch(): the progress line of test file $2 writing log $3, $1
@@ -164,9 +164,9 @@ report_file()
 	PASS=$((PASS + p))
 	FAIL=$((FAIL + n))
 	SKIP=$((SKIP + s))
-	printf '%s: %-28s %s pass:%d fail:%d skip:%d (%s) %s\n' "$PROG" "$name" \
+	msg "$(printf '%-28s %s pass:%d fail:%d skip:%d (%s) %s' "$name" \
 		"$([[ $rc == 0 ]] && echo ok || echo FAIL)" "$p" "$n" "$s" \
-		"$(fmt_ms "$ms")" "$log" >&2
+		"$(fmt_ms "$ms")" "$log")"
 	if ((rc != 0)); then
 		FILES_FAILED+=("$name")
 		grep -B4 '^not ok' "$log" | sed 's/^/    /' | tail -n 30 >&2

@@ -9,9 +9,9 @@
 # step's artifacts go, the runner's program: the series' tests and
 # operations); environment (from bench.sh): TOP, JOBS, CCACHE_DIR.
 
-PROG=naive-step
 # shellcheck source=tools/lib.sh
 source "$TOP/tools/lib.sh"
+prog_set naive-step
 
 main()
 {

@@ -45,7 +45,6 @@
 # The cases are called through timed().
 # shellcheck disable=SC2317
 
-PROG=bench
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tools/cache.sh

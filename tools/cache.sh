@@ -36,7 +36,7 @@ copy_file()
 			die "tools/bin/cacheio failed (make tools?)"
 		fi
 		[[ "$REPLY" == ok ]] && return 0
-		echo "$PROG: copy $1: $REPLY" >&2
+		msg "copy $1: $REPLY"
 		return 1
 	fi
 	cp "$1" "$2"

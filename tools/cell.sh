@@ -56,10 +56,11 @@ STAGE_DIR=$TOP/tools/stages
 # on stderr too, but with QUIET=1 (bisect-check -q: no progress).
 progress()
 {
-	local t line s
+	local t line s p
 	elapsed_ms t
 	fmt_ms_to s "$t"
-	printf -v line '%s: [%7s] %s' "$PROG" "$s" "$*"
+	prog_name p
+	printf -v line '%s: [%7s] %s' "$p" "$s" "$*"
 	[[ "$QUIET" == 1 ]] || echo "$line" >&2
 	[[ -n "${RUNDIR:-}" && -d "$RUNDIR" ]] && echo "$line" >> "$RUNDIR/progress.log"
 	return 0

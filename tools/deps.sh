@@ -7,7 +7,6 @@
 # Usage: tools/deps.sh GROUP|pkg:NAME...   (groups: tools, bisect, lint, send,
 # dist: the distributed build client, only with BUILD_HOSTS)
 
-PROG=deps
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -20,7 +20,10 @@ readonly EXIT_SETUP=2
 # Directory of this repository (tools/..).
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-PROG=${PROG:-$(basename "$0")}
+# The program's name its messages start with: its file's, without .sh
+# (prog_set names it otherwise; prog_name tells it). This file's own.
+PROG=${0##*/}
+PROG=${PROG%.sh}
 # The program's clock: it starts as this file is sourced (elapsed_ms).
 RUN_T0=${EPOCHREALTIME/[.,]/}
 RUN_T0=$((RUN_T0 / 1000))
@@ -88,6 +91,20 @@ b4_config_of()
 	else
 		echo "$TOP/.b4-config"
 	fi
+}
+
+# prog_set(): the program's messages start with $1.
+prog_set()
+{
+	PROG=$1
+}
+
+# prog_name(): variable $1 = the name the program's messages start with.
+prog_name()
+{
+	local -n __pn_ref=$1; shift
+
+	__pn_ref=$PROG
 }
 
 # msg(): print an informational line to stderr.

@@ -13,7 +13,6 @@
 # or imported, the same rules judge this code (6.12's checkpatch.pl warns
 # of what 6.1's accepts).
 
-PROG=lint
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

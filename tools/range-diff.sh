@@ -15,7 +15,6 @@
 # Environment: SERIES, WORKDIR, V=1, KEEP=1.
 # Exit: 0 printed, 1 a patch does not apply, 2 usage or setup error.
 
-PROG=range-diff
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tools/series.sh

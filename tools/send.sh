@@ -29,7 +29,6 @@
 # Exit: 0 written or sent (--abi: printed), 1 refused or failed, 2 usage
 #   or setup error.
 
-PROG=send
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # shellcheck source=tools/series.sh
@@ -67,12 +66,11 @@ refuse()
 	local again=${1:-send again when it passes}
 	local line
 
-	printf '%s: error: refusing to %s:\n' "$PROG" "$what" >&2
+	msg "error: refusing to $what:"
 	for line in "${WHY[@]}"; do
 		printf '  - %s\n' "$line" >&2
 	done
-	printf '%s: next: run '\''make bisect-check SERIES=%s'\'', then %s\n' \
-		"$PROG" "$SERIES" "$again" >&2
+	msg "next: run 'make bisect-check SERIES=$SERIES', then $again"
 	exit "$EXIT_FAIL"
 }
 
@@ -83,7 +81,7 @@ step()
 
 	elapsed_ms t
 	fmt_ms_to t "$t"
-	printf '%s: [%6s] %s\n' "$PROG" "$t" "$*" >&2
+	msg "$(printf '[%6s] %s' "$t" "$*")"
 }
 
 # Git config of every git command in the send worktree, b4's included:

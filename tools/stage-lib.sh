@@ -52,7 +52,7 @@ stage_args()
 	# Names of their own: the caller's array may be called anything.
 	local __sa_file=${1:-} __sa_name __sa_value
 
-	(($# == 4)) || die "usage: $PROG INPUTS REC LOG DETAIL (run by tools/cell.sh)"
+	(($# == 4)) || die "usage: ${0##*/} INPUTS REC LOG DETAIL (run by tools/cell.sh)"
 	[[ -r "$__sa_file" ]] || die "cannot read the inputs file '$__sa_file'"
 	while IFS=$'\t' read -r __sa_name __sa_value; do
 		[[ -z "$__sa_name" || "$__sa_name" == '#'* ]] && continue

@@ -13,7 +13,6 @@
 # than the last time, so that nothing of them is in the cache (the bench
 # measures).
 
-PROG=make-long-series
 # shellcheck source=tools/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../../tools/lib.sh"
 # shellcheck source=tools/series.sh
@@ -57,7 +56,7 @@ main()
 		git -C "$wt" -c user.name='Long Series' -c user.email=long-series@example.org \
 			commit -q -a --date="2020-03-05 10:$(printf %02d "$i"):00 +0000" \
 			-m "${f%.c}: Add comment $((i + 1))" \
-			-m "One comment line at the end of the file, made by $PROG." \
+			-m "One comment line at the end of the file, made by make-long-series." \
 			-m 'Signed-off-by: Long Series <long-series@example.org>' ||
 			die "cannot commit the change to $f"
 	done

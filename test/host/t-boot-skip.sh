@@ -15,7 +15,6 @@
 
 export WORKDIR=$T_TMP/workdir
 mkdir -p "$WORKDIR"
-PROG='t-boot-skip'
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
 # shellcheck source=tools/cell.sh

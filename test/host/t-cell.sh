@@ -17,7 +17,6 @@
 
 export WORKDIR=$T_TMP/workdir
 mkdir -p "$WORKDIR"
-PROG='t-cell'
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
 # shellcheck source=tools/cell.sh
@@ -295,7 +294,6 @@ fake_prog()
 	done
 	cat > "$STAGE_DIR/$name" <<EOF
 #!/bin/bash
-PROG=$name
 source "$T_TOP/tools/lib.sh"
 source "$T_TOP/tools/stage-lib.sh"
 declare -A inputs=()

@@ -12,7 +12,6 @@
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
-PROG='t-checkpatch'
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
 # shellcheck source=tools/stage-lib.sh

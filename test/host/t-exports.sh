@@ -16,7 +16,6 @@
 
 export WORKDIR=$T_TMP/workdir
 mkdir -p "$WORKDIR"
-PROG='t-exports'
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
 # shellcheck source=tools/cell.sh

@@ -21,7 +21,6 @@
 KGIT=${WORKDIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bisect-check}/kernel.git
 export WORKDIR=$T_TMP/workdir
 mkdir -p "$WORKDIR"
-PROG='t-inputs'
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
 # shellcheck source=tools/findings.sh

@@ -190,9 +190,9 @@ expect "composites in a cycle: none, and it ends" drivers/misc/cycpart.c none - 
 	) cyc_b.o is part of cyc_a.o (cyc_a-y in $MISC:39),$(
 	) composites in a cycle, none in an obj- or lib- list"
 KM=scripts/kconfig/Makefile
-PROG="part of the program conf (conf-objs in $KM:5; hostprogs += conf in $KM:4), no kernel object"
-expect "a host program's -objs: none" scripts/kconfig/confdata.c none - "confdata.o is $PROG"
-expect "... also its NAME.o part" scripts/kconfig/conf.c none - "conf.o is $PROG"
+HOSTPROG="part of the program conf (conf-objs in $KM:5; hostprogs += conf in $KM:4), no kernel object"
+expect "a host program's -objs: none" scripts/kconfig/confdata.c none - "confdata.o is $HOSTPROG"
+expect "... also its NAME.o part" scripts/kconfig/conf.c none - "conf.o is $HOSTPROG"
 
 # --- where the rules are ---
 expect "obj-\$(CONFIG_X) += sub/foo.o in the parent's makefile (sub has none)" \

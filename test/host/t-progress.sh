@@ -35,7 +35,7 @@ t_eq "none done yet: no rate to go by" "0 steps, 3s" "$(fmt_done 0 10 steps 3)"
 # said 0.0s); progress stamps its lines with it.
 clock()
 {
-	TOP=$T_TOP RUNDIR=${2:-} PROG=p bash -c '
+	TOP=$T_TOP RUNDIR=${2:-} bash -c '
 		. "$TOP/tools/lib.sh"
 		. "$TOP/tools/cell.sh"
 		sleep 0.3
@@ -46,10 +46,10 @@ clock()
 		esac' clock "$1"
 }
 t_eq "elapsed_ms: the time since lib.sh was sourced, into the caller's t" yes "$(clock elapsed)"
-t_grep "progress: its line stamped with that time" '^p: \[ *0\.[3-9]s\] hello$' <(QUIET=0 clock progress)
+t_grep "progress: its line stamped with that time" '^clock: \[ *0\.[3-9]s\] hello$' <(QUIET=0 clock progress)
 mkdir -p "$T_TMP/qrun"
 t_eq "progress with QUIET=1: nothing on stderr" "" "$(QUIET=1 clock progress "$T_TMP/qrun")"
-t_grep "... but the line in the run's progress.log" '^p: \[ *0\.[3-9]s\] hello$' "$T_TMP/qrun/progress.log"
+t_grep "... but the line in the run's progress.log" '^clock: \[ *0\.[3-9]s\] hello$' "$T_TMP/qrun/progress.log"
 
 # A build: kbuild's lines counted against the dir's last build, or for
 # a fresh dir the target's last fresh build.
@@ -112,7 +112,8 @@ t_eq "a first import: nothing to go by, said so" \
 cat > "$T_TMP/watch" << EOF
 #!/bin/bash
 . "$T_TOP/tools/lib.sh"
-PROG=t PROGRESS_TTY_EVERY=1 PROGRESS_LOG_EVERY=1
+prog_set t
+PROGRESS_TTY_EVERY=1 PROGRESS_LOG_EVERY=1
 tick_line() { echo "work: \$2 at \${1}s"; }
 if [[ "\${2:-}" == kill ]]; then
 	watch_loop \$\$ tick_line here &
