@@ -84,8 +84,9 @@ BENCH_LONG=${BENCH_LONG:-12}
 # earlier bench's builds of them must not be in the cache.
 BENCH_NONCE=${BENCH_NONCE:-$(date +%s)}
 declare -A SECS=()
-# The series' branch, package, config fragment and targets (main).
-BRANCH='' PACKAGE_NAME='' FRAGMENT=''
+# The series' branch, package, config fragment and targets, and its name
+# and version as the report says them (main).
+BRANCH='' PACKAGE_NAME='' FRAGMENT='' SERIES_LINE=''
 TGTS=()
 BENCH_DPIDS=()
 
@@ -431,7 +432,7 @@ first_verdict_floor()
 report()
 {
 	local c v t
-	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series ${BRANCH#bisect/}"
+	echo "# bench on $(nproc) cores, $(date -u +%FT%TZ), series $SERIES_LINE"
 	printf '%-12s %10s   %s\n' case seconds note
 	for c in cold-build distcc sandbox cold warm edit-3/3 long robots naive; do
 		v=${SECS[$c]:-}
@@ -528,6 +529,10 @@ main()
 	# The loaded series' fields the cases read.
 	targets_names TGTS
 	series_branch BRANCH
+	series_get n name
+	SERIES_LINE=$n
+	series_get n version
+	SERIES_LINE+=" v$n"
 	series_get PACKAGE_NAME package
 	series_get FRAGMENT config
 	[[ -n "$PACKAGE_NAME" ]] ||
