@@ -77,7 +77,8 @@ patch_sum()
 }
 
 # blobs_at(): variable $1 = the blob ids of files $4... at commit $3,
-# kept in memo $2.
+# kept in memo $2. Fails for no commit ("-": a step that did not apply),
+# which git rev-parse would echo back as an option, not refuse.
 blobs_at()
 {
 	local -n __ba_ref=$1; shift
@@ -86,6 +87,7 @@ blobs_at()
 	local -a revs=()
 	local f __ba_v
 
+	[[ "$sha" =~ ^[0-9a-f]{40}$ ]] || return 1
 	if ! memo_get __ba_v "$memo" "$sha"; then
 		for f in "$@"; do
 			revs+=("$sha:$f")

@@ -87,7 +87,7 @@ val()
 	echo "$v"
 }
 
-t_plan 57
+t_plan 58
 
 # --- a commit: by its patch ---
 t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
@@ -342,6 +342,8 @@ t_eq "cc: ... unless make send runs no command (AUTO_CC=0)" gm-view \
 		k=$(key commit_gm_view 1); echo "${k%% *}")"
 t_eq "cc: a step that did not apply gives no value" "(failed)" \
 	"$(STEP_SHA=("$B0" -); key commit_gm_view 1)"
+t_eq "... and leaves no blob ids of '-' in the memo, nor git's complaint" "1|" \
+	"$(blobs_at b maintainers-blobs - MAINTAINERS 2>&1; echo "$?")|$(memo_get b maintainers-blobs - && echo "$b")"
 t_eq "cc: a get_maintainer.pl gm-view.pl does not know, the whole patch" \
 	"patch $(patch_sum s "${STEP_SHA[1]}"; echo "$s")" "$(key commit_gm_view 1)"
 
