@@ -6,7 +6,8 @@
 # build_key) and the warnings a new one is judged against, those of the
 # same target's step before. The same tree after another step (a patch
 # squashed into the one before it) is another cell, and so is a build
-# that judges no warning (tools/bisect-run) against one that does.
+# that judges no warning (tools/bisect-run) against one that does. An
+# artifact built whole is taken as it is only as the sandbox watched it.
 
 # shellcheck source=test/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
@@ -17,7 +18,7 @@
 # shellcheck source=tools/stages/build.sh
 . "$T_TOP/tools/stages/build.sh"
 
-t_plan 6
+t_plan 10
 
 D=$T_TMP/warn
 mkdir -p "$D"
@@ -43,4 +44,19 @@ t_rc "no warning judged (bisect-run): not the cell that judges against none" 0 \
 	test "$k1" != "$k2"
 [[ "$k2" =~ ^[0-9a-f]{20}$ ]] && r=yes || r=no
 t_eq "a key as every cache key is made (hash_to)" yes "$r"
+
+# An artifact built whole is taken as it is (bisect-run) only as the
+# sandbox watched it: one built without it is built again in it.
+A=$T_TMP/art
+mkdir -p "$A"
+# unwatched(): build_marked as a run with SANDBOX=0 asks it.
+# shellcheck disable=SC2317  # called through t_rc
+unwatched() { local SANDBOX=0; build_marked "$@"; }
+t_rc "no mark: not built whole" 1 build_marked "$A"
+SANDBOX=0 build_mark "$A"
+t_rc "built without the sandbox: not taken by a run in it" 1 build_marked "$A"
+t_rc "... but by a run without it" 0 unwatched "$A"
+build_mark "$A"
+t_rc "built in the sandbox: taken" 0 build_marked "$A"
+
 t_done

@@ -506,6 +506,26 @@ build_cell_key()
 	hash_to __bck_ref "$art_key" "warnings against" "$text"
 }
 
+# build_mark(): mark artifact dir $1 built whole, saying whether the
+# sandbox watched the build (SANDBOX).
+build_mark()
+{
+	echo "sandbox $SANDBOX" > "$1/built"
+}
+
+# build_marked(): whether artifact dir $1 was built whole in a way this
+# run may take as it is: in the sandbox, or, for a run without it
+# (SANDBOX=0), without it too. One built without the sandbox, or marked
+# before the mark said so, is built again by a run in it: nothing
+# watched what the tree's Makefiles did.
+build_marked()
+{
+	local mark=
+
+	[[ -r "$1/built" ]] && IFS= read -r mark < "$1/built"
+	[[ "$mark" == "sandbox 1" || ( "$SANDBOX" == 0 && "$mark" == "sandbox 0" ) ]]
+}
+
 # build_valid(): a cached "ok" build of target $1 (record $2) is of use
 # only while its artifacts are there; a cached failure has none by nature
 # and stays a failure.
@@ -549,7 +569,7 @@ stage_build()
 	img=${tg[image]}
 	head=$(git_k rev-parse "HEAD^{tree}")
 	build_ident BUILD_IDENT "$t" "$head"
-	if [[ "$prev_warn" == - && -f "$art/built" && -f "$art/${img##*/}" &&
+	if [[ "$prev_warn" == - ]] && build_marked "$art" && [[ -f "$art/${img##*/}" &&
 	      -f "$art/identity.tsv" && -f "$art/Module.symvers" ]]; then
 		echo "$art: built whole by an earlier build of this tree; no warning is judged here" >> "$log"
 		result "$rec" ok "$(< "$art/kernel.release") #$BUILD_IDENT, built earlier"
@@ -680,7 +700,7 @@ stage_build()
 		} > "$detail"
 		return "$EXIT_FAIL"
 	fi
-	: > "$art/built"
+	build_mark "$art"
 	if [[ -n "$new" && "$prev_warn" != - ]]; then
 		result "$rec" FAIL "$(wc -l <<< "$new") new warning(s)"
 		{
