@@ -24,39 +24,13 @@ FILES=("$T_TOP/series.yaml" "$T_TOP/test/series/v1.yaml"
 
 t_plan $((${#FILES[@]} + 30))
 
-# step(): print step $2's field $1 (series_step).
-step()
+# ask(): print what accessor $1 of tools/series.sh or target.sh sets
+# its first argument to, asked with the rest ($2...).
+ask()
 {
 	local v
 
-	series_step v "$1" "$2"
-	printf '%s' "$v"
-}
-
-# claim(): print test $1's claim (series_claim).
-claim()
-{
-	local v
-
-	series_claim v "$1"
-	printf '%s' "$v"
-}
-
-# tfield(): print target $1's field $2 (target_field).
-tfield()
-{
-	local v
-
-	target_field v "$1" "$2"
-	printf '%s' "$v"
-}
-
-# meta(): print the loaded series' field $1 (series_get).
-meta()
-{
-	local v
-
-	series_get v "$1"
+	"$1" v "${@:2}"
 	printf '%s' "$v"
 }
 
@@ -71,13 +45,13 @@ done
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "every record is kept: cover, claims, reasons" \
 	"$T_TOP/cover-letter.txt|a claim: with \"quotes\", a \\backslash and # no comment|it says \"why\": C:\\path and 'single' quotes" \
-	"$(meta cover)|$(claim t-one)|$(step checkpatch-accept 1 | sed -n 's/^UNKNOWN_COMMIT_ID=//p')"
-t_eq "steps and labels" "2 0 1/1" "$(k='' l0='' l1=''; series_nsteps k; series_label l0 0; series_label l1 1; echo "$k $l0 $l1")"
-t_eq "the series' own timeout" 45 "$(meta timeout)"
+	"$(ask series_get cover)|$(ask series_claim t-one)|$(ask series_step checkpatch-accept 1 | sed -n 's/^UNKNOWN_COMMIT_ID=//p')"
+t_eq "steps and labels" "2 0 1/1" "$(ask series_nsteps) $(ask series_label 0) $(ask series_label 1)"
+t_eq "the series' own timeout" 45 "$(ask series_get timeout)"
 t_eq "the targets, in order, with their records" \
 	"x86_64-gcc x86_64 gcc - yes|x86_64-gcc-nb x86_64 gcc $T_TOP/tools/kconfig/bisect.config no" \
-	"$(targets_names names; for name in "${names[@]}"; do printf '%s %s %s %s %s|' "$name" "$(tfield "$name" arch)" \
-		"$(tfield "$name" compiler)" "$(tfield "$name" config)" "$(tfield "$name" boot)"
+	"$(targets_names names; for name in "${names[@]}"; do printf '%s %s %s %s %s|' "$name" "$(ask target_field "$name" arch)" \
+		"$(ask target_field "$name" compiler)" "$(ask target_field "$name" config)" "$(ask target_field "$name" boot)"
 		done | sed 's/|$//')"
 TARGETS=x86_64-gcc-nb load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "TARGETS= selects among them" "x86_64-gcc-nb" "$(targets_names names; echo "${names[*]}")"
@@ -101,16 +75,16 @@ t_eq "findings-accept: patch 1's, in order, kind and file given or left out" \
 		"no previous prototype for 'kallsyms_lookup_name'" \
 		"called from assembly, folded over two lines"
 	record sparse '*' '*' 'plain integer as NULL: "0" # no comment' \
-		"it says \"why\": C:\\path and 'single' quotes")" "$(step findings-accept 1)"
+		"it says \"why\": C:\\path and 'single' quotes")" "$(ask series_step findings-accept 1)"
 t_eq "findings-accept: patch 3's, '*' given as left out, leading spaces kept" \
 	"$(record kdoc '*' include/linux/kallsyms.h "  leading spaces: kept" "the kind left out"
-	record tags '*' '*' '*' '"*" given is any, as left out: -x')" "$(step findings-accept 3)"
-t_eq "findings-accept: nothing for patch 2, which accepts none" "" "$(step findings-accept 2)"
-want="$(step findings-accept 1)|$(step findings-accept 2)|$(step findings-accept 3)"
+	record tags '*' '*' '*' '"*" given is any, as left out: -x')" "$(ask series_step findings-accept 3)"
+t_eq "findings-accept: nothing for patch 2, which accepts none" "" "$(ask series_step findings-accept 2)"
+want="$(ask series_step findings-accept 1)|$(ask series_step findings-accept 2)|$(ask series_step findings-accept 3)"
 series_write > "$T_TMP/fa.yaml"
 load_series "$T_TMP/fa.yaml"
 t_eq "findings-accept: written and loaded again, the same" \
-	"$want" "$(step findings-accept 1)|$(step findings-accept 2)|$(step findings-accept 3)"
+	"$want" "$(ask series_step findings-accept 1)|$(ask series_step findings-accept 2)|$(ask series_step findings-accept 3)"
 # As a tool that accepts a finding sets it (test/e2e/t-50-faults.sh).
 line=$(record w1 '*' '*' "set but not used" "the fixture's own")
 series_step_set findings-accept 2 "$line"$'\n'
@@ -122,29 +96,25 @@ t_eq "findings-accept set by a tool: its record, after patch 2's line, is all th
 	"$("$SERIES_BIN" "$T_TMP/fa-edited.yaml" 2>&1)"
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
 t_eq "findings-accept: a second load drops the first's" "|" \
-	"$(step findings-accept 1)|$(step findings-accept 3)"
+	"$(ask series_step findings-accept 1)|$(ask series_step findings-accept 3)"
 
 # KUnit cases a target does not count: the cases as declared, the
 # runner's words and the reason; the test itself is not skipped.
 load_series "$T_TOP/test/fixtures/series/target-skip-cases.yaml"
-# skipc(): print series_skip_cases of target $1, step $2, test $3;
-# skipt(): its series_skip.
-skipc() { local v; series_skip_cases v "$@"; printf '%s' "$v"; }
-skipt() { local v; series_skip v "$@"; printf '%s' "$v"; }
 t_eq "skip-cases: at step 1, CASES, WORDS and REASON of each test" \
 	"$(record case_2,case_1 suite_a.case_2,suite_a.case_1,suite-b.case_2,suite-b.case_1 \
 		"two cases of two suites")|$(record test_a my_suite.test_a "folded over two lines")" \
-	"$(skipc arm64-gcc 1 two)|$(skipc arm64-gcc 1 suite)"
+	"$(ask series_skip_cases arm64-gcc 1 two)|$(ask series_skip_cases arm64-gcc 1 suite)"
 t_eq "skip-cases: none at step 0 for the test skipped at 1; no whole skip of either" \
 	"|||not on this target" \
-	"$(skipc arm64-gcc 0 two)|$(skipt arm64-gcc 1 two)|$(skipt arm64-gcc 1 suite)|$(skipt arm64-gcc 1 plain)"
+	"$(ask series_skip_cases arm64-gcc 0 two)|$(ask series_skip arm64-gcc 1 two)|$(ask series_skip arm64-gcc 1 suite)|$(ask series_skip arm64-gcc 1 plain)"
 load_series "$T_TOP/test/fixtures/loader/quoting.yaml"
-t_eq "skip-cases: a second load drops the first's" "" "$(skipc arm64-gcc 1 two)$(skipc arm64-gcc 1 suite)"
+t_eq "skip-cases: a second load drops the first's" "" "$(ask series_skip_cases arm64-gcc 1 two)$(ask series_skip_cases arm64-gcc 1 suite)"
 
 # A second load replaces the first: nothing of it stays.
 load_series "$T_TOP/series.yaml"
 t_eq "a second load replaces the first" "unexport-kallsyms 4 10 -" \
-	"$(meta name) $(ns=0; series_nsteps ns; echo "$ns") $(series_tests ids; echo "${#ids[@]}") $(c=$(claim t-one); echo "${c:--}")"
+	"$(ask series_get name) $(ask series_nsteps) $(series_tests ids; echo "${#ids[@]}") $(c=$(ask series_claim t-one); echo "${c:--}")"
 
 # An edited series (a patch appended) is written and read back.
 ids=() answer='' n=0
@@ -171,7 +141,7 @@ t_grep "an exec operation runs the program from /bisect/bin" \
 execs=()
 series_list execs program
 t_eq "the programs it runs and their dir are kept" \
-	"ksymtab $T_TOP/guest/programs" "${execs[*]} $(meta guest-programs)"
+	"ksymtab $T_TOP/guest/programs" "${execs[*]} $(ask series_get guest-programs)"
 t_grep "an operation keeps its tab-separated fields" \
 	'^op	write	path=/proc/sys/kernel/panic	value=-1	tests=hwbp-write	match=value is changed	count=>0	label=handler fired$' \
 	"$T_TMP/program"
@@ -189,10 +159,10 @@ fix=$T_TOP/test/fixtures/series
 fix_real=$(cd "$fix" && pwd -P)
 load_series "$fix/repo-base.yaml"
 t_eq "repo base: repo absolute, base-commit as written, package empty" \
-	"$fix_real/linux|v6.6-rc1~3^2|" "$(meta repo)|$(meta base-commit)|$(meta package)"
+	"$fix_real/linux|v6.6-rc1~3^2|" "$(ask series_get repo)|$(ask series_get base-commit)|$(ask series_get package)"
 t_eq "repo base: no cover, prep, tests, guest; the target boots" \
 	"|0|0|0|yes|" \
-	"$(meta cover)|$(prep=(); series_patches prep 0; echo "${#prep[@]}")|$(series_tests ids; echo "${#ids[@]}")|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(tfield x86_64-gcc boot)|$(meta guest-fragment)"
+	"$(ask series_get cover)|$(prep=(); series_patches prep 0; echo "${#prep[@]}")|$(series_tests ids; echo "${#ids[@]}")|$(ops=(); series_list ops op; echo "${#ops[@]}")|$(ask target_field x86_64-gcc boot)|$(ask series_get guest-fragment)"
 series_write > "$T_TMP/repo-base.yaml"
 t_eq "repo base: written as repo and commit, nothing empty written" \
 	"$(printf '%s\n' 'name: "repo-base"' 'version: 1' "config: \"$fix_real/bisect.config\"" \
@@ -202,7 +172,7 @@ t_eq "repo base: no cover-letter, prep, expect, tests or guest written" "" \
 	"$(grep -E '^ *(cover-letter|prep|expect|tests|guest):' "$T_TMP/repo-base.yaml")"
 load_series "$fix/claimless.yaml"
 t_eq "a package base after a repo base: repo and base-commit empty again" \
-	"linux-source-6.1||" "$(meta package)|$(meta repo)|$(meta base-commit)"
+	"linux-source-6.1||" "$(ask series_get package)|$(ask series_get repo)|$(ask series_get base-commit)"
 # shellcheck disable=SC2016  # expanded by the inner shell
 t_rc "series_get: a field no series has is an error" 2 bash -c \
 	'. "$1/tools/lib.sh"; . "$1/tools/series.sh"; load_series "$1/series.yaml"; series_get v nosuch' _ "$T_TOP"
