@@ -56,7 +56,7 @@ t_rc "no mark: not built whole" 1 build_marked "$A"
 SANDBOX=0 build_mark "$A"
 t_rc "built without the sandbox: not taken by a run in it" 1 build_marked "$A"
 t_rc "... but by a run without it" 0 unwatched "$A"
-build_mark "$A"
-t_rc "built in the sandbox: taken" 0 build_marked "$A"
+SANDBOX=yes build_mark "$A"
+t_rc "built in the sandbox (any SANDBOX but 0): taken" 0 build_marked "$A"
 
 t_done

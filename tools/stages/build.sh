@@ -510,7 +510,10 @@ build_cell_key()
 # sandbox watched the build (SANDBOX).
 build_mark()
 {
-	echo "sandbox $SANDBOX" > "$1/built"
+	local on=1
+
+	[[ "$SANDBOX" == 0 ]] && on=0
+	echo "sandbox $on" > "$1/built"
 }
 
 # build_marked(): whether artifact dir $1 was built whole in a way this
