@@ -194,19 +194,59 @@ defer_pop_all()
 	DEFER_CMDS=()
 }
 
+# proc_stopped(): true once process $1 is stopped (or gone): a SIGSTOP
+# is only queued when kill returns, and a process in the middle of
+# fork() or clone() (bubblewrap making its namespaces takes
+# milliseconds) stops only once its child exists. Waits 2 s at most.
+proc_stopped()
+{
+	local pid=$1; shift
+	local stat i
+
+	for ((i = 0; i < 200; i++)); do
+		read -r stat 2> /dev/null < "/proc/$pid/stat" || return 0
+		stat=${stat##*) }
+		[[ "$stat" == [TtZX]* ]] && return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# proc_ns_init(): true when process $1 is the first of a PID namespace
+# of its own (bubblewrap's init in a sandbox): such a process ignores
+# every signal it has no handler for, SIGKILL and SIGSTOP aside.
+proc_ns_init()
+{
+	local pid=$1; shift
+	local key ids
+
+	while read -r key ids; do
+		[[ "$key" == NSpid: ]] || continue
+		[[ "$ids" == *[[:space:]]1 ]]
+		return
+	done 2> /dev/null < "/proc/$pid/status"
+	return 1
+}
+
 # kill_tree(): send signal $1 to process $2 and all its descendants,
-# children first found, then the process itself; quiet when gone.
+# each stopped first so that the tree cannot grow while it is walked,
+# children first, then the process itself; quiet when gone. The first
+# process of a PID namespace gets SIGKILL, which ends everything in
+# there: it would ignore another signal, and a sandbox whose bubblewrap
+# parent died before it asked to die with it would run on.
 kill_tree()
 {
 	local sig=$1; shift
 	local pid=$1; shift
-	local child
+	local child s=$sig
 
-	kill -STOP "$pid" 2>/dev/null
+	kill -STOP "$pid" 2>/dev/null || return 0
+	proc_stopped "$pid"
 	for child in $(pgrep -P "$pid"); do
 		kill_tree "$sig" "$child"
 	done
-	kill "-$sig" "$pid" 2>/dev/null
+	proc_ns_init "$pid" && s=KILL
+	kill "-$s" "$pid" 2>/dev/null
 	kill -CONT "$pid" 2>/dev/null
 	return 0
 }
