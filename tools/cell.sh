@@ -545,11 +545,12 @@ cell_exec()
 
 # cell_prog_inputs(): the inputs of program stage $4 at step $2 on target
 # $3 ("-" for a stage of scope step), and so its cell's key, in variable
-# $1.
+# $1; $5 names the assoc array of what the driver knows of the step
+# (step_facts, tools/inputs.sh).
 # Each input the table declares for it comes from the driver's provider
 # for that name (tools/inputs.sh), called as
-# `input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET` ("-" in a name is "_"
-# in the function's): the value goes into the cell's inputs file,
+# `input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET FACTS` ("-" in a name is
+# "_" in the function's): the value goes into the cell's inputs file,
 # RUNDIR/inputs/<cell id>.tsv, as "name<TAB>value"; the key part is what
 # of it decides the result (a commit's patch, not its id; a file's text,
 # not its path). The cell's key is the stage, its inputs' key parts and
@@ -563,6 +564,7 @@ cell_prog_inputs()
 	local idx=$1; shift
 	local tgt=$1; shift
 	local stage=$1; shift
+	local __cpi_facts=$1; shift
 	local id file name val part fn pid t0
 	local -a keys=()
 
@@ -580,7 +582,7 @@ cell_prog_inputs()
 		declare -F "$fn" > /dev/null ||
 			die "stage $stage: the driver has no input '$name' (tools/stages.tsv; define $fn)"
 		val='' part=''
-		if ! "$fn" val part "$idx" "$stage" "$tgt" || [[ "$val" == *[$'\t\n']* ]]; then
+		if ! "$fn" val part "$idx" "$stage" "$tgt" "$__cpi_facts" || [[ "$val" == *[$'\t\n']* ]]; then
 			cell_begin t0 "$idx" "$tgt" "$stage"
 			result "$(cell_rec "$idx" "$tgt" "$stage")" FAIL \
 				"the driver could not give its input '$name' ($fn)"
@@ -620,12 +622,12 @@ cell_prog_exec()
 }
 
 # cell_prog(): the cell of program stage $3 at step $1 on target $2 ("-"
-# for a stage of scope step): its inputs, then its result, from the
-# cache or by running the program.
+# for a stage of scope step), of step facts $4 (step_facts): its inputs,
+# then its result, from the cache or by running the program.
 cell_prog()
 {
 	local key
 
-	cell_prog_inputs key "$1" "$2" "$3" || return 0
+	cell_prog_inputs key "$1" "$2" "$3" "$4" || return 0
 	cell_prog_run "$1" "$2" "$3" "$key"
 }

@@ -3,18 +3,19 @@
 #
 # inputs.sh - the driver's side of the stage programs' contract
 # (tools/stage-lib.sh): one provider per input a row of tools/stages.tsv
-# may declare, input_NAME VALUE-VAR KEY-VAR IDX STAGE, called by cell_prog
-# (tools/cell.sh). The value is what the program reads; the key part is
+# may declare, input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET FACTS, called
+# by cell_prog (tools/cell.sh). The value is what the program reads; the key part is
 # what of it decides the result: content, not paths (a commit by its
 # patch, a tree's file by its blob, a config by its text). A provider
 # named after what it gives, never after a stage: a new stage reuses
 # them, and test/host/t-inputs.sh checks each on a real git repo.
 #
-# Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET (TARGET "-" for
-# a stage of scope step). Reads the driver's run state: KREPO, WT, RUNDIR,
-# SERIES, BASE_COMMIT, the steps (STEP_SHA, STEP_TREE; their patches and
-# what each declares, series_patches and series_step of tools/series.sh),
-# the builds' artifacts (STEP_ART), the boots' dirs and records (the
+# Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET FACTS (TARGET
+# "-" for a stage of scope step; FACTS the name of the assoc array
+# step_facts made of the step: its commits, trees and artifacts, as the
+# driver knows them). Reads the driver's run state: KREPO, WT, RUNDIR,
+# SERIES, the steps' patches and what each declares (series_patches and
+# series_step of tools/series.sh), the boots' dirs and records (the
 # run dir's) and what the driver says of the run once (inputs_set); the
 # tools' versions and ids and GM_VIEW_ID the
 # providers ask themselves (tool_version_once and robot_tools_id of
@@ -46,16 +47,52 @@ inputs_set()
 	return 0
 }
 
-# parent_tree(): variable $1 = the tree of the step before $2: known
-# when that step was checked in this run (not with STEPS=).
+# step_facts(): assoc array $1 = what the driver knows of step $2 on
+# target $3 ("-": none), from its indexed arrays named $4 (the steps'
+# commits, "-" for one that did not apply) and $5 (their trees, known
+# once checked out in this run) and its assoc array named $6 (the
+# builds' artifact dirs by "STEP:TARGET"), the base commit being $7:
+#
+#   onto    the commit the step goes onto (the base's for step 0)
+#   sha     the step's commit          tree   its tree, or empty
+#   parent  the step before's commit   ptree  its tree, or empty
+#   art     the step's build on the target, or empty
+#   part    the step before's build on the target, or empty
+#
+# The providers read these alone (argument FACTS), never the driver's
+# arrays.
+step_facts()
+{
+	local -n __sf=$1; shift
+	local idx=$1; shift
+	local tgt=$1; shift
+	local -n __sf_sha=$1 __sf_tree=$2 __sf_art=$3; shift 3
+	local base=$1; shift
+
+	__sf=([sha]=${__sf_sha[idx]:-} [tree]=${__sf_tree[idx]:-}
+		[parent]='' [ptree]='' [onto]=$base [art]='' [part]='')
+	if ((idx > 0)); then
+		__sf[parent]=${__sf_sha[idx - 1]:-}
+		__sf[ptree]=${__sf_tree[idx - 1]:-}
+		__sf[onto]=${__sf[parent]}
+	fi
+	[[ "$tgt" == - ]] && return 0
+	__sf[art]=${__sf_art[$idx:$tgt]:-}
+	((idx > 0)) && __sf[part]=${__sf_art[$((idx - 1)):$tgt]:-}
+	return 0
+}
+
+# parent_tree(): variable $1 = the tree of the step before, of step
+# facts $2 (step_facts): known when that step was checked in this run
+# (not with STEPS=), else asked of git.
 parent_tree()
 {
 	local -n __pt_ref=$1; shift
-	local idx=$1; shift
+	local -n __pt_f=$1; shift
 
-	__pt_ref=${STEP_TREE[idx - 1]:-}
+	__pt_ref=${__pt_f[ptree]}
 	[[ -n "$__pt_ref" ]] ||
-		__pt_ref=$(git --git-dir="$KREPO" rev-parse "${STEP_SHA[idx - 1]}^{tree}")
+		__pt_ref=$(git --git-dir="$KREPO" rev-parse "${__pt_f[parent]}^{tree}")
 }
 
 # patch_sum(): variable $1 = the sum of commit $2 as a patch (what a
@@ -115,7 +152,8 @@ kernel_doc_blob()
 }
 
 # c_files_sums(): variables $1 and $2 = the sums of the C files and
-# headers (*.[ch]) step $3 touches against the step before, as they are
+# headers (*.[ch]) the step of facts $3 (step_facts) touches against the
+# step before, as they are
 # at the step before and at the step: paths, modes and blobs (git
 # diff-tree, which detects no rename: a renamed file is both its names,
 # more than git diff's rename detection lists; a side that lacks a file
@@ -123,12 +161,13 @@ kernel_doc_blob()
 c_files_sums()
 {
 	local -n __cf_p=$1 __cf_c=$2; shift 2
-	local idx=$1; shift
-	local ctree=${STEP_TREE[idx]:-} ptree raw line meta path om nm ob nb __cf_v
+	local __cf_fn=$1; shift
+	local -n __cf_f=$__cf_fn
+	local ctree=${__cf_f[tree]} ptree raw line meta path om nm ob nb __cf_v
 	local -a before=() after=()
 
 	[[ -n "$ctree" ]] || return 1
-	parent_tree ptree "$idx" || return 1
+	parent_tree ptree "$__cf_fn" || return 1
 	if ! memo_get __cf_v c-files "$ptree $ctree"; then
 		raw=$(git --git-dir="$KREPO" diff-tree -r "$ptree" "$ctree" -- '*.[ch]') ||
 			return 1
@@ -264,12 +303,8 @@ input_kernel_repo_rw() { input_kernel_repo "$@"; }
 # history, as the commit made on it names it.
 input_onto()
 {
-	local -n __iv=$1 __ik=$2
-	if (($3 == 0)); then
-		__iv=$BASE_COMMIT
-	else
-		__iv=${STEP_SHA[$3 - 1]}
-	fi
+	local -n __iv=$1 __ik=$2 __if=$6
+	__iv=${__if[onto]}
 	__ik=$__iv
 	[[ "$__iv" =~ ^[0-9a-f]{40}$ ]]
 }
@@ -303,12 +338,12 @@ input_git() { local -n __iv=$1 __ik=$2; __iv=-; tool_version_once __ik git; }
 # The step's commit, keyed by its patch: the message and the diff.
 input_commit()
 {
-	local -n __iv=$1 __ik=$2
-	__iv=${STEP_SHA[$3]}
+	local -n __iv=$1 __ik=$2 __if=$6
+	__iv=${__if[sha]}
 	patch_sum __ik "$__iv"
 }
 # The step's commit as its tree: only the files decide.
-input_commit_tree() { local -n __iv=$1 __ik=$2; __iv=${STEP_TREE[$3]}; __ik=$__iv; [[ -n "$__iv" ]]; }
+input_commit_tree() { local -n __iv=$1 __ik=$2 __if=$6; __iv=${__if[tree]}; __ik=$__iv; [[ -n "$__iv" ]]; }
 # The step's commit as scripts/get_maintainer.pl reads its patch: the
 # value the commit (the program formats the patch), the key the files,
 # matched K: keywords and Fixes: ids the patch gives it (gm_view_sum),
@@ -318,10 +353,10 @@ input_commit_tree() { local -n __iv=$1 __ik=$2; __iv=${STEP_TREE[$3]}; __ik=$__i
 # get_maintainer.pl is not one whose reading gm-view.pl knows.
 input_commit_gm_view()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	local __is
 
-	__iv=${STEP_SHA[$3]}
+	__iv=${__if[sha]}
 	if gm_auto_plain && gm_view_sum __is "$__iv"; then
 		__ik="gm-view $GM_VIEW_ID $__is"
 		return 0
@@ -333,37 +368,37 @@ input_commit_gm_view()
 # tree, the key their paths and blobs at the commit (c_files_sums).
 input_commit_c_files()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	local __ip
 
-	__iv=${STEP_TREE[$3]:-}
-	[[ -n "$__iv" ]] && c_files_sums __ip __ik "$3"
+	__iv=${__if[tree]}
+	[[ -n "$__iv" ]] && c_files_sums __ip __ik "$6"
 }
 # The commit before the step, keyed by its tree.
 input_parent()
 {
-	local -n __iv=$1 __ik=$2
-	__iv=${STEP_SHA[$3 - 1]}
-	parent_tree __ik "$3"
+	local -n __iv=$1 __ik=$2 __if=$6
+	__iv=${__if[parent]}
+	parent_tree __ik "$6"
 }
 # The commit before the step as the C files and headers the step
 # touches: the value the commit, the key their paths and blobs there.
 input_parent_c_files()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	local __ic
 
-	__iv=${STEP_SHA[$3 - 1]}
-	c_files_sums __ik __ic "$3"
+	__iv=${__if[parent]}
+	c_files_sums __ik __ic "$6"
 }
 # checkpatch.pl of the step's tree (a program runs it from git): its
 # blobs and the codespell it calls (codespell starts Python: asked once).
 input_checkpatch_script()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	local __ib __ic
 	__iv=-
-	checkpatch_blobs __ib "${STEP_SHA[$3]}" || return 1
+	checkpatch_blobs __ib "${__if[sha]}" || return 1
 	tool_version_once __ic codespell
 	__ik="$__ib $__ic"
 }
@@ -371,20 +406,20 @@ input_checkpatch_script()
 # program runs each side's own): their blobs.
 input_kernel_doc_script()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	local __ip __ic
 
 	__iv=-
-	kernel_doc_blob __ip "${STEP_SHA[$3 - 1]}" || return 1
-	kernel_doc_blob __ic "${STEP_SHA[$3]}" || return 1
+	kernel_doc_blob __ip "${__if[parent]}" || return 1
+	kernel_doc_blob __ic "${__if[sha]}" || return 1
 	__ik="$__ip $__ic"
 }
 # MAINTAINERS and get_maintainer.pl of the step's tree.
 input_maintainers()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	__iv=-
-	blobs_at __ik maintainers-blobs "${STEP_SHA[$3]}" MAINTAINERS scripts/get_maintainer.pl
+	blobs_at __ik maintainers-blobs "${__if[sha]}" MAINTAINERS scripts/get_maintainer.pl
 }
 input_perl() { local -n __iv=$1 __ik=$2; __iv=-; tool_version_once __ik perl; }
 # The C tools that parse and judge findings (tools/bin: tags, findings).
@@ -413,9 +448,9 @@ input_accept()
 # run in it may read.
 input_worktree()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	__iv=$WT
-	__ik=${STEP_TREE[$3]:-}
+	__ik=${__if[tree]}
 	[[ -n "$__ik" ]]
 }
 # The checkpatch.pl warning types the step accepts (series.yaml
@@ -446,8 +481,8 @@ input_auto_cc() { local -n __iv=$1 __ik=$2; __iv=${AUTO_CC:-1}; __ik=$__iv; }
 # named by the build's key, which covers all that made them.
 input_build_art()
 {
-	local -n __iv=$1 __ik=$2
-	__iv=${STEP_ART[$3:$5]:-}
+	local -n __iv=$1 __ik=$2 __if=$6
+	__iv=${__if[art]}
 	__ik=${__iv##*/}
 	[[ -n "$__iv" ]]
 }
@@ -456,11 +491,11 @@ input_build_art()
 # (the program then says so, and skips).
 input_prev_build_art()
 {
-	local -n __iv=$1 __ik=$2
+	local -n __iv=$1 __ik=$2 __if=$6
 	local __ip
-	__iv=${STEP_ART[$(($3 - 1)):$5]:-}
+	__iv=${__if[part]}
 	if [[ -z "$__iv" ]]; then
-		parent_tree __ip "$3" || return 1
+		parent_tree __ip "$6" || return 1
 		build_key __ik "$5" "$__ip"
 		__iv=$WORKDIR/artifacts/$__ik
 		[[ -f "$__iv/Module.symvers" ]] || __iv=-

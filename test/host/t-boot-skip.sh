@@ -48,7 +48,9 @@ boot()
 	DIR=$RUNDIR/boot/$(cell_id "$1" "$2")
 	# The driver makes the run's boot dirs (make_rundir).
 	mkdir -p "$DIR"
-	boot_cells "$1" "$2" "$ART" key
+	# The step's facts, as the driver gives them (step_facts).
+	local -A __step_facts=([art]=$ART)
+	boot_cells "$1" "$2" __step_facts
 }
 
 # tests(): the tests program on DIR with the triage records $@ (one a

@@ -346,11 +346,13 @@ t_eq "stages_at: the programs of one runs" "r" "${all[*]}"
 input_calls() { local -n v=$1 k=$2; v=$CALLS; k=; }
 input_alpha() { local -n v=$1 k=$2; v=$ALPHA; k=$ALPHA_KEY; }
 input_beta() { local -n v=$1 k=$2; v=beta-value; k=$BETA_KEY; }
-input_where() { local -n v=$1 k=$2; v="$5 at $3"; k=$5; }
+input_where() { local -n v=$1 k=$2 f=$6; v="$5 at $3 of ${f[sha]}"; k=$5; }
 input_out_rw() { local -n v=$1 k=$2; v=$OUTDIR; k=; }
 input_out() { input_out_rw "$@"; }
 }
 export T_SECRET=driver-only
+# The step facts the driver gives each provider (step_facts).
+declare -A __step_facts=([sha]=c1)
 ALPHA=alpha-value ALPHA_KEY=ka BETA_KEY=kb
 # run_progs(): a new run $1 of both programs at step 1.
 run_progs()
@@ -360,8 +362,8 @@ run_progs()
 	# In the run dir: a program may write there alone (its sandbox).
 	CALLS=$RUNDIR/calls
 	: > "$CALLS"
-	cell_prog 1 - p
-	cell_prog 1 - q
+	cell_prog 1 - p __step_facts
+	cell_prog 1 - q __step_facts
 }
 run_progs r9
 t_eq "a program runs on a miss, once" "1 1" "$(calls p) $(calls q)"
@@ -388,12 +390,12 @@ echo '# a change to the program' >> "$STAGE_DIR/q"
 CELL_PROG_ID=()
 run_progs r14
 t_eq "q's own file changed: only q is redone" "0 1" "$(calls p) $(calls q)"
-cell_prog 1 - mute
+cell_prog 1 - mute __step_facts
 t_eq "a program that exits without a result: no verdict, not stored" \
 	"FAIL|${STAGE_DIR#"$T_TOP"/}/mute exited 3 without a result (see its log)|1" \
 	"$(rec_get "$(cell_rec 1 - mute)" status)|$(rec_get "$(cell_rec 1 - mute)" summary)|$(rec_get "$(cell_rec 1 - mute)" nocache)"
 t_grep "and what it printed is in its log" '^no result here$' "$(cell_log 1 - mute)"
-cell_prog 1 - escape
+cell_prog 1 - escape __step_facts
 t_eq "a program that writes outside its run dir: stopped by the sandbox, and said" \
 	"FAIL|the sandbox stopped what it ran: read-only host (1)|no file" \
 	"$(rec_get "$(cell_rec 1 - escape)" status)|$(rec_get "$(cell_rec 1 - escape)" summary)|$(
@@ -402,38 +404,38 @@ t_grep "its details quote what was refused" \
 	"^sandbox: read-only host: .*\.t-cell-escape: Read-only file system" "$(cell_detail 1 - escape)"
 # Outside the run dir and WORKDIR, where only a -rw input lets it write.
 OUTDIR=$(mktemp -d "$T_TOP/.t-cell-out.XXXXXX")
-cell_prog 1 - reader
+cell_prog 1 - reader __step_facts
 t_eq "an input the program reads: the sandbox keeps it from writing there" \
 	"the sandbox stopped what it ran: read-only host (1)|no file" \
 	"$(rec_get "$(cell_rec 1 - reader)" summary)|$(
 		[[ -e "$OUTDIR/made" ]] && echo written || echo no file)"
-cell_prog 1 - writer
+cell_prog 1 - writer __step_facts
 t_eq "an input whose name ends in -rw: the program writes there" \
 	"wrote|x" "$(rec_get "$(cell_rec 1 - writer)" summary)|$(cat "$OUTDIR/made" 2>&1)"
 rm -rf "$OUTDIR"
 : > "$CALLS"
-cell_prog 1 tA r
-cell_prog 1 tB r
-t_eq "a target-scope program: a cell per target, the target given to its providers" \
-	"2|ok|where=tA at 1|where=tB at 1" \
-	"$(calls r)|$(rec_get "$(cell_rec 1 tA r)" status)|$(rec_get "$(cell_rec 1 tA r)" summary | cut -d' ' -f1-3)|$(rec_get "$(cell_rec 1 tB r)" summary | cut -d' ' -f1-3)"
-t_eq "its inputs file is named by its cell" "where	tB at 1" \
+cell_prog 1 tA r __step_facts
+cell_prog 1 tB r __step_facts
+t_eq "a target-scope program: a cell per target, the target and the step's facts given to its providers" \
+	"2|ok|where=tA at 1 of c1|where=tB at 1 of c1" \
+	"$(calls r)|$(rec_get "$(cell_rec 1 tA r)" status)|$(rec_get "$(cell_rec 1 tA r)" summary | cut -d' ' -f1-5)|$(rec_get "$(cell_rec 1 tB r)" summary | cut -d' ' -f1-5)"
+t_eq "its inputs file is named by its cell" "where	tB at 1 of c1" \
 	"$(grep '^where' "$RUNDIR/inputs/1-tB-r.tsv")"
 # shellcheck disable=SC2317,SC2034
 input_beta() { local -n v=$1 k=$2; v=$'two\tfields'; k=x; }
 : > "$CALLS"
-cell_prog 1 - q
+cell_prog 1 - q __step_facts
 t_eq "an input value with a tab: no verdict, the program not run" \
 	"0|FAIL|the driver could not give its input 'beta' (input_beta)|1" \
 	"$(calls q)|$(rec_get "$(cell_rec 1 - q)" status)|$(rec_get "$(cell_rec 1 - q)" summary)|$(rec_get "$(cell_rec 1 - q)" nocache)"
 # shellcheck disable=SC2317
 input_beta() { return 1; }
-cell_prog 1 - q
+cell_prog 1 - q __step_facts
 t_eq "a provider that fails: no verdict" "FAIL|1" \
 	"$(rec_get "$(cell_rec 1 - q)" status)|$(rec_get "$(cell_rec 1 - q)" nocache)"
 # shellcheck disable=SC2317
 cell_prog_sub() { (cell_prog "$@"); }
-t_rc "an input the driver has no provider for stops the run (exit 2)" 2 cell_prog_sub 1 - lost
+t_rc "an input the driver has no provider for stops the run (exit 2)" 2 cell_prog_sub 1 - lost __step_facts
 t_grep "and names the stage, the input and the function to define" \
 	"stage lost: the driver has no input 'nosuch' .*define input_nosuch" "$T_OUT"
 

@@ -51,15 +51,15 @@ export GIT_AUTHOR_NAME=T GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=T \
 	GIT_COMMITTER_EMAIL=t@example.org GIT_AUTHOR_DATE='2026-01-01 00:00 +0000' \
 	GIT_COMMITTER_DATE='2026-01-01 00:00 +0000'
 commit() { g add -A && g commit -q --allow-empty -m "$1" && g rev-parse HEAD; }
-STEP_SHA=("$(commit base)")
+shas=("$(commit base)")
 echo 'int a = 1;' > "$W/a.c"
-STEP_SHA+=("$(commit 'a: set a')")
+shas+=("$(commit 'a: set a')")
 echo 'M: B <b@example.org>' >> "$W/MAINTAINERS"
-STEP_SHA+=("$(commit 'MAINTAINERS: add B')")
-STEP_SHA+=("$(commit 'another message, the same tree')")
-STEP_TREE=()
-for s in "${STEP_SHA[@]}"; do
-	STEP_TREE+=("$(g rev-parse "$s^{tree}")")
+shas+=("$(commit 'MAINTAINERS: add B')")
+shas+=("$(commit 'another message, the same tree')")
+trees=()
+for s in "${shas[@]}"; do
+	trees+=("$(g rev-parse "$s^{tree}")")
 done
 series_patch_set 1 /x/0001-a.patch
 series_patch_set 2 /y/0002-m.patch
@@ -71,31 +71,44 @@ B4CONFIG=$T_TMP/b4config
 printf '[b4]\n' > "$B4CONFIG"
 inputs_set b4config "$B4CONFIG"
 
-# key(): the key part provider $1 gives at step $2 (stage $3, default s).
+# The steps' commits and trees (shas, trees, above), builds (arts:
+# "STEP:TARGET" -> dir) and base: what the driver knows of the run, here
+# the test's; key and val give the providers the step facts step_facts
+# makes of them, as the driver does.
+declare -A arts=()
+base=
+
+# key(): the key part provider $1 gives at step $2 (stage $3, default s;
+# target $4, default none).
 key()
 {
 	local v='' k=''
-	"input_$1" v k "$2" "${3:-s}" || { echo "(failed)"; return; }
+	local -A __step_facts
+	step_facts __step_facts "$2" "${4:--}" shas trees arts "$base"
+	"input_$1" v k "$2" "${3:-s}" "${4:-}" __step_facts || { echo "(failed)"; return; }
 	echo "$k"
 }
 
-# val(): the value provider $1 gives at step $2 (stage $3, default s).
+# val(): the value provider $1 gives at step $2 (stage $3, default s;
+# target $4, default none).
 val()
 {
 	local v='' k=''
-	"input_$1" v k "$2" "${3:-s}" || { echo "(failed)"; return; }
+	local -A __step_facts
+	step_facts __step_facts "$2" "${4:--}" shas trees arts "$base"
+	"input_$1" v k "$2" "${3:-s}" "${4:-}" __step_facts || { echo "(failed)"; return; }
 	echo "$v"
 }
 
-t_plan 58
+t_plan 61
 
 # --- a commit: by its patch ---
-t_eq "commit: the value is the step's commit" "${STEP_SHA[1]}" "$(val commit 1)"
+t_eq "commit: the value is the step's commit" "${shas[1]}" "$(val commit 1)"
 t_eq "commit: asked twice, the same key" "$(key commit 1)" "$(key commit 1)"
 t_eq "commit: another commit, another key" yes \
 	"$([[ "$(key commit 1)" != "$(key commit 2)" ]] && echo yes || echo no)"
 t_eq "commit: a step that did not apply gives no value" "(failed)" \
-	"$(STEP_SHA[1]=-; key commit 1)"
+	"$(shas[1]=-; key commit 1)"
 
 # --- a tree: by its id, whatever the message ---
 t_eq "commit-tree: the same tree under another message, the same key" \
@@ -103,23 +116,23 @@ t_eq "commit-tree: the same tree under another message, the same key" \
 t_eq "commit-tree: a changed file, another key" yes \
 	"$([[ "$(key commit_tree 1)" != "$(key commit_tree 2)" ]] && echo yes || echo no)"
 t_eq "parent: the value is the commit before, the key its tree" \
-	"${STEP_SHA[1]} ${STEP_TREE[1]}" "$(val parent 2) $(key parent 2)"
-t_eq "parent: known from git when the step before was not checked" "${STEP_TREE[1]}" \
-	"$(STEP_TREE=() key parent 2)"
+	"${shas[1]} ${trees[1]}" "$(val parent 2) $(key parent 2)"
+t_eq "parent: known from git when the step before was not checked" "${trees[1]}" \
+	"$(trees=() key parent 2)"
 
 # --- files of the step's tree: by their blobs ---
 t_eq "maintainers: unchanged files, the same key" "$(key maintainers 0)" "$(key maintainers 1)"
 t_eq "maintainers: a changed MAINTAINERS, another key" yes \
 	"$([[ "$(key maintainers 1)" != "$(key maintainers 2)" ]] && echo yes || echo no)"
 t_eq "maintainers: the key is the blobs of MAINTAINERS and get_maintainer.pl" \
-	"$(g rev-parse "${STEP_SHA[2]}:MAINTAINERS" "${STEP_SHA[2]}:scripts/get_maintainer.pl" | paste -sd ' ')" \
+	"$(g rev-parse "${shas[2]}:MAINTAINERS" "${shas[2]}:scripts/get_maintainer.pl" | paste -sd ' ')" \
 	"$(key maintainers 2)"
 t_eq "checkpatch-script: its blobs and what it runs with" \
-	"$(g rev-parse "${STEP_SHA[1]}:scripts/checkpatch.pl" "${STEP_SHA[1]}:scripts/spelling.txt" \
-		"${STEP_SHA[1]}:scripts/const_structs.checkpatch" | paste -sd ' ') $(codespell --version)" \
+	"$(g rev-parse "${shas[1]}:scripts/checkpatch.pl" "${shas[1]}:scripts/spelling.txt" \
+		"${shas[1]}:scripts/const_structs.checkpatch" | paste -sd ' ') $(codespell --version)" \
 	"$(key checkpatch_script 1)"
 t_eq "checkpatch-script: a step without checkpatch.pl gives no value" "(failed)" \
-	"$(rm -rf "$WORKDIR/memo"; STEP_SHA[1]=$(g hash-object -t blob -w --stdin <<< x); \
+	"$(rm -rf "$WORKDIR/memo"; shas[1]=$(g hash-object -t blob -w --stdin <<< x); \
 		key checkpatch_script 1)"
 
 # --- run dir files: the path is the value, the content the key ---
@@ -137,19 +150,30 @@ t_eq "accept: no accepted finding, an empty file and key" "0|" \
 # --- the worktree: the value is where it is, the key the step's tree ---
 WT=$T_TMP/wt
 t_eq "worktree: the value is the driver's worktree, the key the step's tree" \
-	"$WT|${STEP_TREE[1]}" "$(val worktree 1)|$(key worktree 1)"
+	"$WT|${trees[1]}" "$(val worktree 1)|$(key worktree 1)"
 t_eq "worktree: the same tree under another message, the same key" \
 	"$(key worktree 2)" "$(key worktree 3)"
 t_eq "worktree: a step whose tree is not known gives no value" "(failed)" \
-	"$(STEP_TREE=() key worktree 1)"
+	"$(trees=() key worktree 1)"
 
 # --- what the apply program reads and writes ---
-BASE_COMMIT=${STEP_SHA[0]}
+base=${shas[0]}
 t_eq "onto: the base at the preparation, the step before's commit else; keyed by the id" \
-	"$BASE_COMMIT $BASE_COMMIT|${STEP_SHA[1]} ${STEP_SHA[1]}" \
+	"$base $base|${shas[1]} ${shas[1]}" \
 	"$(val onto 0) $(key onto 0)|$(val onto 2) $(key onto 2)"
 t_eq "onto: a step before that did not apply gives no value" "(failed)" \
-	"$(STEP_SHA[1]=-; key onto 2)"
+	"$(shas[1]=-; key onto 2)"
+# --- a build's artifacts: the run's, by step and target ---
+arts=([1:tA]=/w/artifacts/k1a [0:tA]=/w/artifacts/k0a [1:tB]=/w/artifacts/k1b)
+t_eq "build-art: the step's build on the target, keyed by its dir's name (the build key)" \
+	"/w/artifacts/k1a k1a|/w/artifacts/k1b k1b" \
+	"$(val build_art 1 s tA) $(key build_art 1 s tA)|$(val build_art 1 s tB) $(key build_art 1 s tB)"
+t_eq "build-art: no build of the step on the target gives no value" "(failed)" \
+	"$(key build_art 2 s tA)"
+t_eq "prev-build-art: the same target's build of the step before, from this run" \
+	"/w/artifacts/k0a k0a" "$(val prev_build_art 1 s tA) $(key prev_build_art 1 s tA)"
+# shellcheck disable=SC2034  # given by name (step_facts)
+arts=()
 t_eq "worktree-rw, kernel-repo-rw: where they are, no key (onto's commit is their content)" \
 	"$WT||$KREPO|" "$(val worktree_rw 1)|$(key worktree_rw 1)|$(val kernel_repo_rw 1)|$(key kernel_repo_rw 1)"
 mkdir -p "$T_TMP/p" "$RUNDIR/inputs"
@@ -261,12 +285,14 @@ on()
 # commit $2 (the driver's own cell_prog_inputs on the table's inputs).
 cell_key()
 {
-	local STEP_SHA=("$2" "$3") STEP_TREE=()
+	local shas=("$2" "$3") trees=()
 	local key
+	local -A __step_facts
 
 	series_patch_set 1 /p/0001-x.patch
-	STEP_TREE=("$(g rev-parse "$2^{tree}")" "$(g rev-parse "$3^{tree}")")
-	if cell_prog_inputs key 1 - "$1" > /dev/null 2>&1; then
+	trees=("$(g rev-parse "$2^{tree}")" "$(g rev-parse "$3^{tree}")")
+	step_facts __step_facts 1 - shas trees arts "$base"
+	if cell_prog_inputs key 1 - "$1" __step_facts > /dev/null 2>&1; then
 		echo "$key"
 	else
 		echo "(failed)"
@@ -322,7 +348,7 @@ t_eq "cc: another file touched, another key" different \
 	"$(same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1G")")"
 t_eq "cc: the key is of the patch as get_maintainer.pl reads it, and of tools/gm-view.pl" \
 	"gm-view $(hash_files "$TOP/tools/gm-view.pl")" \
-	"$(STEP_SHA=("$B0" "$C1"); k=$(key commit_gm_view 1); echo "${k% *}")"
+	"$(shas=("$B0" "$C1"); k=$(key commit_gm_view 1); echo "${k% *}")"
 cat > "$T_TMP/b4-own" <<'EOF2'
 [b4]
 	send-auto-to-cmd = scripts/get_maintainer.pl --no-tree --nogit --nogit-fallback --nogit-chief-penguins --norolestats --nol
@@ -330,22 +356,22 @@ cat > "$T_TMP/b4-own" <<'EOF2'
 EOF2
 printf '[b4]\n\tsend-auto-cc-cmd = scripts/my-cc.sh --all\n' > "$T_TMP/b4-custom"
 t_eq "cc: get_maintainer.pl with options that only choose what it prints, the same key" same \
-	"$(inputs_set b4config "$T_TMP/b4-own"; STEP_SHA=("$B0" "$C1")
+	"$(inputs_set b4config "$T_TMP/b4-own"; shas=("$B0" "$C1")
 		same "$(key commit_gm_view 1 | cut -d' ' -f1)" gm-view)"
 t_eq "cc: a send-auto-cc-cmd of one's own, an edit of the comment changes the key" different \
 	"$(inputs_set b4config "$T_TMP/b4-custom"
 		same "$(cell_key cc "$B0" "$C1")" "$(cell_key cc "$B0" "$C1B")")"
 t_eq "cc: ... as the key is then the whole patch" "patch $(patch_sum s "$C1"; echo "$s")" \
-	"$(inputs_set b4config "$T_TMP/b4-custom"; STEP_SHA=("$B0" "$C1"); key commit_gm_view 1)"
+	"$(inputs_set b4config "$T_TMP/b4-custom"; shas=("$B0" "$C1"); key commit_gm_view 1)"
 t_eq "cc: ... unless make send runs no command (AUTO_CC=0)" gm-view \
-	"$(inputs_set b4config "$T_TMP/b4-custom"; AUTO_CC=0; STEP_SHA=("$B0" "$C1")
+	"$(inputs_set b4config "$T_TMP/b4-custom"; AUTO_CC=0; shas=("$B0" "$C1")
 		k=$(key commit_gm_view 1); echo "${k%% *}")"
 t_eq "cc: a step that did not apply gives no value" "(failed)" \
-	"$(STEP_SHA=("$B0" -); key commit_gm_view 1)"
+	"$(shas=("$B0" -); key commit_gm_view 1)"
 t_eq "... and leaves no blob ids of '-' in the memo, nor git's complaint" "1|" \
 	"$(blobs_at b maintainers-blobs - MAINTAINERS 2>&1; echo "$?")|$(memo_get b maintainers-blobs - && echo "$b")"
 t_eq "cc: a get_maintainer.pl gm-view.pl does not know, the whole patch" \
-	"patch $(patch_sum s "${STEP_SHA[1]}"; echo "$s")" "$(key commit_gm_view 1)"
+	"patch $(patch_sum s "${shas[1]}"; echo "$s")" "$(key commit_gm_view 1)"
 
 # kdoc: 1/1 touches alpha's file, on bases that differ elsewhere or not.
 K1=$(on "$B0" 'alpha: doc' 'drivers/alpha/a.c=/** a - the a */\nint a;\n')
@@ -365,8 +391,8 @@ KEY=$(cell_key kdoc "$B0" "$K1")
 t_eq "kdoc: a change elsewhere in the parent's tree, the same key" same \
 	"$(same "$KEY" "$(cell_key kdoc "$BX" "$K1X")")"
 t_eq "kdoc: ... where the trees' key was another" different \
-	"$(same "$(STEP_TREE=(- "$(g rev-parse "$K1^{tree}")"); key commit_tree 1)" \
-		"$(STEP_TREE=(- "$(g rev-parse "$K1X^{tree}")"); key commit_tree 1)")"
+	"$(same "$(trees=(- "$(g rev-parse "$K1^{tree}")"); key commit_tree 1)" \
+		"$(trees=(- "$(g rev-parse "$K1X^{tree}")"); key commit_tree 1)")"
 t_eq "kdoc: a file that is no C file or header changed too, the same key" same \
 	"$(same "$KEY" "$(cell_key kdoc "$B0" "$K1R")")"
 t_eq "kdoc: the touched file otherwise at the commit, another key" different \
@@ -379,9 +405,9 @@ t_eq "kdoc: scripts/kernel-doc otherwise at the commit, another key" different \
 	"$(same "$KEY" "$(cell_key kdoc "$B0" "$K1S")")"
 t_eq "kdoc: the values the program reads: the commit's tree, the parent" \
 	"$(g rev-parse "$K1^{tree}")|$B0|-" \
-	"$(STEP_SHA=("$B0" "$K1"); STEP_TREE=([1]="$(g rev-parse "$K1^{tree}")")
+	"$(shas=("$B0" "$K1"); trees=([1]="$(g rev-parse "$K1^{tree}")")
 		echo "$(val commit_c_files 1)|$(val parent_c_files 1)|$(val kernel_doc_script 1)")"
 t_eq "kdoc: a step whose tree is not known gives no value" "(failed)" \
-	"$(STEP_SHA=("$B0" "$K1"); STEP_TREE=(); key commit_c_files 1)"
+	"$(shas=("$B0" "$K1"); trees=(); key commit_c_files 1)"
 
 t_done

@@ -764,6 +764,11 @@ stage_boot_finish()
 	return 0
 }
 
+# The step facts (step_facts, tools/inputs.sh) of the boot boot_cells
+# started, for the programs that judge it when it ends.
+# shellcheck disable=SC2034  # given by name (cell_prog_inputs)
+declare -gA BOOT_FACTS=()
+
 # boot_cells(): the boot cell of step $1 built for target $2 and the cells
 # of the programs that judge its results (tools/stages.tsv, runs
 # after-boot: tests): all from the cache, or a guest started here and
@@ -771,17 +776,20 @@ stage_boot_finish()
 # next boot starts or the run ends, so that the guest (one thread under
 # TCG) runs while the next build goes on (a build leaves a core idle
 # while it links). The boot's key is written to its dir first (boot.key:
-# the key of what judges it, input boot-results).
+# the key of what judges it, input boot-results). $3 names the step's
+# facts (step_facts): its build's artifact dir among them.
 boot_cells()
 {
 	local idx=$1; shift
 	local tgt=$1; shift
-	local art=$1; shift
-	local build_key=$1; shift
-	local key id ident t0 qver s k hit exp=()
+	local __bc_fn=$1; shift
+	local -n __bc_f=$__bc_fn
+	local art=${__bc_f[art]} build_key key id ident t0 qver s k hit exp=()
 	local -a qargs judges
 	local -A tg f keys=()
 
+	# The artifact dir is named by the build key.
+	build_key=${art##*/}
 	series_expect exp "$tgt" "$idx"
 	# The identity the guest must prove is part of the key: a result is
 	# reused only for the very kernel and modules it was judged on; so
@@ -802,7 +810,7 @@ boot_cells()
 		hit=1
 		stages_at judges after-boot "$idx"
 		for s in "${judges[@]}"; do
-			if ! cell_prog_inputs k "$idx" "$tgt" "$s" || ! cache_has "$s" "$k"; then
+			if ! cell_prog_inputs k "$idx" "$tgt" "$s" "$__bc_fn" || ! cache_has "$s" "$k"; then
 				hit=0
 				break
 			fi
@@ -819,6 +827,11 @@ boot_cells()
 	boot_accel "$tgt" "$art"
 	cell_begin t0 "$idx" "$tgt" boot
 	BOOT_PENDING=("$idx" "$tgt" "$art" "$key" "$t0" "$BOOT_ACCEL")
+	BOOT_FACTS=()
+	# shellcheck disable=SC2034  # given by name (boot_pending_finish)
+	for s in "${!__bc_f[@]}"; do
+		BOOT_FACTS[$s]=${__bc_f[$s]}
+	done
 	if ! stage_boot_start "${f[rec]}" "${f[log]}" "${f[detail]}" "$tgt" "$art" \
 		"$RUNDIR/boot/${f[prefix]}" "${exp[@]}"; then
 		BOOT_PENDING=()
@@ -864,7 +877,7 @@ boot_pending_finish()
 	# the cache.
 	stages_at judges after-boot "$idx"
 	for s in "${judges[@]}"; do
-		cell_prog_inputs k "$idx" "$tgt" "$s" || continue
+		cell_prog_inputs k "$idx" "$tgt" "$s" BOOT_FACTS || continue
 		cell_prog_exec "$idx" "$tgt" "$s" "$k"
 	done
 }
