@@ -13,6 +13,10 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 # shellcheck source=tools/lib.sh
 source "$T_TOP/tools/lib.sh"
+# shellcheck source=tools/target.sh
+source "$T_TOP/tools/target.sh"
+# shellcheck source=tools/cache.sh
+source "$T_TOP/tools/cache.sh"
 # shellcheck source=tools/stages/wcheck.sh
 source "$T_TOP/tools/stages/wcheck.sh"
 
@@ -21,7 +25,7 @@ mkdir -p "$D"
 TAB=$'\t'
 F=samples/hw_breakpoint/data_breakpoint.c
 
-t_plan 14
+t_plan 16
 
 # Two findings as tools/bin/findings parse prints them.
 {
@@ -104,5 +108,25 @@ t_eq "built the base alone, the commit plain against it: known early" yes "$(ear
 git --git-dir="$KREPO" rev-parse "$C_MK^{tree}" >> "$out/.bisect-trees"
 t_eq "a build dir holding two trees (a build cut off): not known early" no "$(early "$C_MOD")"
 git --git-dir="$KREPO" rev-parse "$BASE^{tree}" > "$out/.bisect-trees"
+
+# The artifact and parent sides of a compile: a compile made without the
+# sandbox is no artifact of a run in it, and back; the default's names
+# are those of SANDBOX=1.
+# art(): "ART SIDE" of wcheck_art for config c1, base to C_MOD, with
+# SANDBOX=$1, names relative to WORKDIR.
+art()
+{
+	local a s
+	SANDBOX=$1 WCHECK_BASE_OF=()
+	wcheck_art a s c1 "$BASE" "$C_MOD"
+	echo "${a#"$WORKDIR"/} ${s#"$WORKDIR"/}"
+}
+WORKDIR=$D/wd
+a1=$(art 1) a0=$(art 0)
+t_eq "wcheck_art: without the sandbox, another artifact and other parent sides" \
+	"different different" \
+	"$([[ "${a1% *}" != "${a0% *}" ]] && echo different || echo same) $(
+		[[ "${a1#* }" != "${a0#* }" ]] && echo different || echo same)"
+t_eq "wcheck_art: with it, as before (SANDBOX=1 and 2 alike)" "$a1" "$(art 2)"
 
 t_done

@@ -57,7 +57,7 @@ declare -A WCHECK_BASE_OF=()
 
 # wcheck_art(): variables $1 = the W=1 artifact of the trees $4 (parent)
 # and $5 on a target of config and toolchain $3 (target_get's cfgid),
-# $2 = the base of its kept parent sides.
+# $2 = the base of its kept parent sides; both apart for SANDBOX=0.
 wcheck_art()
 {
 	local -n __wa_art=$1; shift
@@ -76,6 +76,9 @@ wcheck_art()
 		wcheck_code __wa_code
 		robot_tools_id __wa_rt
 		hash_to __wa_h "$cfgid" "$__wa_sparse" "$__wa_rt" "$__wa_code"
+		# A compile the sandbox did not watch (SANDBOX=0) is kept
+		# apart: a run in the sandbox judges its own.
+		[[ "$SANDBOX" == 0 ]] && __wa_h+=-nosandbox
 		WCHECK_BASE_OF[$cfgid]=$__wa_h
 	fi
 	__wa_side=$WORKDIR/wcheck/side-$__wa_h
