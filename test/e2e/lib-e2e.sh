@@ -112,22 +112,27 @@ e2e_matrix_eq()
 	fi
 }
 
-# e2e_authorship(): assert each series commit keeps its patch's From/Date.
+# e2e_authorship(): assert each commit of series $1 (branch $2, whose
+# last commit is the last patch's) keeps its patch's From/Date.
 e2e_authorship()
 {
 	local series=$1; shift
 	local branch=$1; shift
-	local kind n file sha want got info
+	local kind n file sha want got info line
+	local -a patches=()
 
-	while IFS=$'\t' read -r kind n file; do
-		[[ "$kind" == patch ]] || continue
+	while IFS= read -r line; do
+		[[ "$line" == patch$'\t'* ]] && patches+=("${line#patch$'\t'}")
+	done < <("$T_BIN/series" "$series")
+	for line in "${patches[@]}"; do
+		IFS=$'\t' read -r n file <<< "$line"
 		info=$(git mailinfo -u /dev/null /dev/null < "$file")
 		want="$(sed -n 's/^Author: //p' <<< "$info") <$(sed -n 's/^Email: //p' <<< "$info")> $(sed -n 's/^Date: //p' <<< "$info")"
-		sha=$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "$branch~$((N_PATCHES - n))")
+		sha=$(git --git-dir="$E2E_WORKDIR/kernel.git" rev-parse "$branch~$((${#patches[@]} - n))")
 		got=$(git --git-dir="$E2E_WORKDIR/kernel.git" log -1 --date=rfc \
 			--format='%an <%ae> %ad' "$sha")
 		t_eq "authorship of patch $n kept ($(basename "$file"))" "$want" "$got"
-	done < <("$T_BIN/series" "$series")
+	done
 }
 
 # e2e_worktrees_left(): the worktrees bisect-check of this WORKDIR makes

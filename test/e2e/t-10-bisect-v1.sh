@@ -14,7 +14,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 source "$T_TOP/test/e2e/lib-e2e.sh"
 
 SERIES=$T_TOP/test/series/v1.yaml
-N_PATCHES=3
 
 t_plan 43
 

@@ -11,7 +11,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 source "$T_TOP/test/e2e/lib-e2e.sh"
 
 SERIES=$T_TOP/series.yaml
-N_PATCHES=3
 
 t_plan 43
 

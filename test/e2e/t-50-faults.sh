@@ -490,7 +490,7 @@ case_authorship()
 	f_case 3 "odd but valid authorship"
 	f_run authorship "$FIX/authorship.yaml"
 	t_eq "authorship: exit 0" 0 "$F_RC"
-	N_PATCHES=1 e2e_authorship "$FIX/authorship.yaml" bisect/fault-authorship/v1
+	e2e_authorship "$FIX/authorship.yaml" bisect/fault-authorship/v1
 	t_eq "authorship: the commit's author is the patch's, byte for byte" \
 		"Jöran Müller-Łukasiewicz <joran.mueller@example.org> Mon, 2 Mar 2020 17:04:05 +0530" \
 		"$(git --git-dir="$KREPO" log -1 --date=rfc --format='%an <%ae> %ad' \
@@ -1265,8 +1265,6 @@ f_want 19 && case_abi
 f_want 20 && case_squash
 f_want end && case_end
 
-if ((T_NUM != plan)); then
-	echo "# planned $plan results, ran $T_NUM: fix CASE_N"
-	T_FAIL=$((T_FAIL + 1))
-fi
+# t_done fails "the plan" when the cases ran another number of results
+# than CASE_N says.
 t_done
