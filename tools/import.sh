@@ -29,29 +29,32 @@ import_ref()
 	__ir_ref=refs/heads/import/$__ir_pkg/$__ir_ver
 }
 
-# import_commit_of(): BASE_COMMIT = the commit ref $1 of $KREPO names;
+# import_commit_of(): variable $1 = the commit ref $2 of $KREPO names;
 # fails when there is none. A ref's own file naming a loose object is
 # read without git (every rerun: the import is made loose); else git
 # says.
 import_commit_of()
 {
+	local -n __ico_ref=$1; shift
 	local sha=
 
 	[[ -f "$KREPO/$1" ]] && IFS= read -r sha < "$KREPO/$1"
 	if [[ "$sha" =~ ^[0-9a-f]{40}$ && -f "$KREPO/objects/${sha:0:2}/${sha:2}" ]]; then
-		BASE_COMMIT=$sha
+		__ico_ref=$sha
 		return 0
 	fi
-	BASE_COMMIT=$(git --git-dir="$KREPO" rev-parse -q --verify "$1^{commit}")
+	__ico_ref=$(git --git-dir="$KREPO" rev-parse -q --verify "$1^{commit}")
 }
 
-# stage_import(): make sure $KREPO holds the import of package $2 (log
-# $3); sets DEB_VERSION, and BASE_COMMIT when an earlier run imported it
-# (variable $1 = 1); otherwise unpacks the tarball into IMPORT_TREE for
-# import_hash (variable $1 = 0). Returns 0 on success, 2 on setup errors.
+# stage_import(): make sure $KREPO holds the import of package $3 (log
+# $4); sets DEB_VERSION, and variable $2 to its commit when an earlier
+# run imported it (variable $1 = 1); otherwise unpacks the tarball into
+# IMPORT_TREE for import_hash (variable $1 = 0). Returns 0 on success, 2
+# on setup errors.
 stage_import()
 {
 	local -n __si_reused=$1; shift
+	local -n __si_base=$1; shift
 	local pkg=$1; shift
 	local log=$1; shift
 	local tarball=/usr/src/$pkg.tar.xz
@@ -74,8 +77,8 @@ stage_import()
 	fi
 
 	import_ref ref "$pkg" "$DEB_VERSION"
-	if import_commit_of "$ref"; then
-		echo "reused $ref ($BASE_COMMIT)" >> "$log"
+	if import_commit_of __si_base "$ref"; then
+		echo "reused $ref ($__si_base)" >> "$log"
 		__si_reused=1
 		return 0
 	fi
@@ -185,9 +188,11 @@ import_hash_start()
 		"$IMPORT_INDEX.added" "$count" "$build_log"
 }
 
-# import_hash_wait(): wait for import_hash_start's job; sets BASE_COMMIT.
+# import_hash_wait(): wait for import_hash_start's job; variable $1 =
+# the commit it made.
 import_hash_wait()
 {
+	local -n __ihw_ref=$1; shift
 	local rc
 
 	wait "$IMPORT_HASH_PID"
@@ -195,8 +200,8 @@ import_hash_wait()
 	IMPORT_HASH_PID=
 	job_stop IMPORT_WATCH_PID
 	((rc == 0)) || return "$rc"
-	BASE_COMMIT=$(cat "$IMPORT_INDEX.commit")
-	[[ -n "$BASE_COMMIT" ]]
+	__ihw_ref=$(cat "$IMPORT_INDEX.commit")
+	[[ -n "$__ihw_ref" ]]
 }
 
 # import_watch(): the import's progress line, $1 seconds in (watch_loop):

@@ -420,11 +420,12 @@ intake_mbox()
 }
 
 # intake_base(): make the kernel repo KREPO see the objects of base
-# repository $1 (alternates: read, never written) and set BASE_COMMIT to
-# revision $2 there; the log $3 says what was done. Dies with what to do
+# repository $2 (alternates: read, never written) and set variable $1 to
+# revision $3 there; the log $4 says what was done. Dies with what to do
 # when the repository or the revision is not there.
 intake_base()
 {
+	local -n __ib_ref=$1; shift
 	local repo=$1; shift
 	local rev=$1; shift
 	local log=$1; shift
@@ -433,7 +434,7 @@ intake_base()
 	intake_git_dir gd "$repo"
 	objs=$(git --git-dir="$gd" rev-parse --path-format=absolute --git-common-dir)/objects
 	[[ -d "$objs" ]] || die "$repo: no object store at $objs"
-	intake_rev BASE_COMMIT "$gd" "$rev"
+	intake_rev __ib_ref "$gd" "$rev"
 	if [[ ! -d "$KREPO" ]]; then
 		git init -q --bare "$KREPO" >> "$log" 2>&1 || die "cannot create $KREPO"
 		git --git-dir="$KREPO" config gc.auto 0
@@ -444,9 +445,9 @@ intake_base()
 		{ mkdir -p "${alt%/*}" && echo "$objs" >> "$alt"; } || die "cannot write $alt"
 		echo "shares the objects of $objs (alternates)" >> "$log"
 	fi
-	git --git-dir="$KREPO" cat-file -e "$BASE_COMMIT^{commit}" 2> /dev/null ||
-		die "$KREPO cannot read $BASE_COMMIT through $alt"
-	echo "base: $repo at $rev, $BASE_COMMIT" >> "$log"
+	git --git-dir="$KREPO" cat-file -e "$__ib_ref^{commit}" 2> /dev/null ||
+		die "$KREPO cannot read $__ib_ref through $alt"
+	echo "base: $repo at $rev, $__ib_ref" >> "$log"
 }
 
 # intake_tidy(): drop from the kernel repo's alternates the object stores

@@ -64,13 +64,13 @@ worktree_remove()
 	wt_root_drop "$WT" "$WORKDIR"
 }
 
-# ensure_worktree(): make the worktree on first use (cached runs may need
-# none at all).
+# ensure_worktree(): make the worktree on first use, at commit $1 (cached
+# runs may need none at all).
 ensure_worktree()
 {
 	[[ -n "${WT_READY:-}" ]] && return 0
 	progress "worktree: $WT"
-	stage_worktree "$BASE_COMMIT" "$RUNDIR/logs/worktree.log" ||
+	stage_worktree "$1" "$RUNDIR/logs/worktree.log" ||
 		die "cannot create the worktree (see $RUNDIR/logs/worktree.log)"
 	WT_READY=1
 }
