@@ -4,11 +4,11 @@
 # inputs.sh - the driver's side of the stage programs' contract
 # (tools/stage-lib.sh): one provider per input a row of tools/stages.tsv
 # may declare, input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET FACTS, called
-# by cell_prog (tools/cell.sh). The value is what the program reads; the key part is
-# what of it decides the result: content, not paths (a commit by its
-# patch, a tree's file by its blob, a config by its text). A provider
-# named after what it gives, never after a stage: a new stage reuses
-# them, and test/host/t-inputs.sh checks each on a real git repo.
+# by cell_prog (tools/cell.sh). The value is what the program reads; the
+# key part is what of it decides the result: content, not paths (a
+# commit by its patch, a tree's file by its blob, a config by its text).
+# A provider named after what it gives, never after a stage: a new stage
+# reuses them, and test/host/t-inputs.sh checks each on a real git repo.
 #
 # Called as input_NAME VALUE-VAR KEY-VAR IDX STAGE TARGET FACTS (TARGET
 # "-" for a stage of scope step; FACTS the name of the assoc array
