@@ -257,11 +257,14 @@ f_wait_qemu()
 
 # f_procs_of(): print "pid args" of the processes left of run $1: those
 # of its session (f_start makes one per run; setpgid() keeps it, and
-# orphans keep it too).
+# orphans keep it too), and those whose command line names its run dir
+# (RUNDIR/...-PID/): a sandbox starts a session of its own.
 f_procs_of()
 {
 	local sid=$1; shift
-	ps -e -o pid=,sid=,args= | awk -v s="$sid" '$2 == s { $2 = ""; print }'
+	ps -e -o pid=,sid=,args= |
+		awk -v s="$sid" -v re="/runs/[0-9-]+-$sid/" \
+			'$2 == s || $0 ~ re { $2 = ""; print }'
 }
 
 # f_lock_of(): print the processes left of run $1 that hold WORKDIR $2's
