@@ -14,8 +14,10 @@
  *		-monitor unix:PATH,server=on,wait=off). hangsym waits for
  *		its "(qemu) " prompt and sends "info registers -a" (every
  *		CPU, each under a "CPU#N" line) 4 times (--snapshots, 1 to
- *		16), 150 ms apart, then
- *		"x/32gx 0x<SP>" with
+ *		16), 150 ms apart, and again while the busiest CPU (below)
+ *		was last seen away from the place it was in most often (a
+ *		timer interrupt in a busy loop), up to 16 snapshots in all;
+ *		then "x/32gx 0x<SP>" with
  *		each CPU's stack pointer that printed (QEMU 7.2's HMP knows
  *		no $rsp on x86_64 and no $sp on arm64), then "info cpus".
  *		Every wait, the connection's and each command's, is
@@ -940,6 +942,43 @@ static size_t pick_cpu(const struct symtab *st, const struct capture *c)
 	return best;
 }
 
+/*
+ * Where a PC is, to tell a CPU's usual place from one it passes through
+ * (an interrupt): its function in kernel text (NULL where System.map
+ * names none), else module code, else user space.
+ */
+static const void *pc_place(const struct symtab *st, unsigned long long pc)
+{
+	static const char module_code, user_space;
+	unsigned long long size;
+
+	if (in_text(st, pc))
+		return map_find(st, pc, &size);
+	return pc >= KERNEL_HALF ? (const void *)&module_code : (const void *)&user_space;
+}
+
+/*
+ * Whether CPU @p's latest snapshot is in a place it was in at least as
+ * often as in any other: its registers and stack then show its hang,
+ * not an interrupt it was caught in.
+ */
+static int pc_usual(const struct symtab *st, const struct cpu *p)
+{
+	size_t i, j, n, most = 0, now = 0;
+	const void *here = pc_place(st, p->pc), *w;
+
+	for (i = 0; i < p->nr_seen; i++) {
+		w = pc_place(st, p->seen[i]);
+		for (n = 0, j = 0; j < p->nr_seen; j++)
+			n += pc_place(st, p->seen[j]) == w;
+		if (n > most)
+			most = n;
+		if (w == here)
+			now = n;
+	}
+	return now == most;
+}
+
 static int report(const struct symtab *st, struct capture *cap,
 		  const char *what, const struct opts *o)
 {
@@ -1136,23 +1175,39 @@ static int mon_connect(struct mon *m, const char *path)
 }
 
 /* The whole capture: prompt, registers, stack, CPUs. */
-static int mon_capture(struct mon *m, const struct opts *o)
+static int mon_capture(struct mon *m, const struct symtab *st,
+		       const struct opts *o)
 {
+	struct timespec gap = { 0, SNAP_GAP_MS * 1000000L };
 	static struct capture c;
 	char cmd[CMD_MAX];
+	const struct cpu *busy;
 	size_t i;
 
 	if (mon_connect(m, o->monitor) < 0)
 		return -1;
 	for (i = 0; i < (size_t)o->snaps; i++) {
-		struct timespec gap = { 0, SNAP_GAP_MS * 1000000L };
-
 		if (i)
 			nanosleep(&gap, NULL);
 		if (mon_cmd(m, "info registers -a") < 0)
 			return -1;
 	}
 	parse_capture(&c, o->arch, m->buf, m->len);
+	/*
+	 * The busiest CPU caught last away from where it mostly is (a
+	 * timer interrupt in a module's busy loop): asked again, up to
+	 * SNAPS_MAX snapshots in all, so that the stack read below and
+	 * the report are of its hang.
+	 */
+	for (; i < SNAPS_MAX; i++) {
+		busy = &c.cpu[pick_cpu(st, &c)];
+		if (!busy->has_pc || pc_usual(st, busy))
+			break;
+		nanosleep(&gap, NULL);
+		if (mon_cmd(m, "info registers -a") < 0)
+			return -1;
+		parse_capture(&c, o->arch, m->buf, m->len);
+	}
 	for (i = 0; i < c.nr_cpus; i++) {
 		if (!c.cpu[i].has_sp)
 			continue;
@@ -1179,7 +1234,7 @@ static int run_monitor(const struct symtab *st, const struct opts *o)
 	static struct capture c;
 	int rc;
 
-	rc = mon_capture(&m, o);
+	rc = mon_capture(&m, st, o);
 	if (m.fd >= 0)
 		close(m.fd);
 	if (o->raw)
