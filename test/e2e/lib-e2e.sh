@@ -118,7 +118,7 @@ e2e_authorship()
 {
 	local series=$1; shift
 	local branch=$1; shift
-	local kind n file sha want got info line
+	local n file sha want got info line
 	local -a patches=()
 
 	while IFS= read -r line; do
