@@ -440,25 +440,57 @@ for arch in x86_64 arm64; do
 	stop_servers
 done
 
+# snaps_raw(): a two-CPU monitor's replies, as $T_TMP/$1: one "info
+# registers -a" per word "RIP0,RIP1,RSP1" ($2...; CPU 0's stack at
+# ffff888000001000), then the stacks at ffff888000001000 (a word of
+# helper) and ffff888000009000 (a word of panic), then "info cpus".
+snaps_raw()
+{
+	local out=$1; shift
+	local rip0 rip1 rsp1 w
+
+	{
+		printf 'QEMU 7.2.22 monitor\r\n'
+		for w in "$@"; do
+			IFS=, read -r rip0 rip1 rsp1 <<< "$w"
+			printf '(qemu) info registers -a\r\n\r\nCPU#0\r\nRSP=ffff888000001000\r\n'
+			printf 'RIP=%s\r\n\r\nCPU#1\r\nRSP=%s\r\n' "$rip0" "$rsp1"
+			printf 'RIP=%s\r\n' "$rip1"
+		done
+		printf '(qemu) x/32gx 0xffff888000001000\r\nffff888000001000: 0xffffffff81000310 0x0\r\n'
+		printf '(qemu) x/32gx 0xffff888000009000\r\nffff888000009000: 0xffffffff81000210 0x0\r\n'
+		printf '(qemu) info cpus\r\n* CPU #0: thread_id=1\r\n  CPU #1: thread_id=2\r\n(qemu) '
+	} > "$T_TMP/$out"
+}
+
+# replay(): hangsym --monitor on a fake monitor replaying $T_TMP/$1
+# (x86_64, the made-up map), described by $2; the commands in
+# $T_TMP/cmds.
+replay()
+{
+	rm -f "$SOCK"
+	serve replay "$SOCK" "$T_TMP/$1" "$T_TMP/cmds" || echo "# the fake monitor did not start"
+	monitor "$2" 0 "$SOCK" --arch x86_64 --system-map "$MAP"
+}
+
+# asked(): the commands of $1 snapshots and snaps_raw's stacks, "|" apart.
+asked()
+{
+	local i out=
+	for ((i = 0; i < $1; i++)); do
+		out+="info registers -a|"
+	done
+	echo "${out}x/32gx 0xffff888000001000|x/32gx 0xffff888000009000|info cpus"
+}
+
 # Four snapshots (the default): CPU 0 idles but is caught once in a
 # kernel function (an interrupt), CPU 1 spins in a module every time.
-{
-	printf 'QEMU 7.2.22 monitor\r\n'
-	for rip0 in ffffffff81000410 ffffffff81000210 ffffffff81000410 ffffffff81000410; do
-		printf '(qemu) info registers -a\r\n\r\nCPU#0\r\nRSP=ffff888000001000\r\n'
-		printf 'RIP=%s\r\n\r\nCPU#1\r\nRSP=ffff888000009000\r\n' "$rip0"
-		printf 'RIP=ffffffffc0001010\r\n'
-	done
-	printf '(qemu) x/32gx 0xffff888000001000\r\nffff888000001000: 0xffffffff81000310 0x0\r\n'
-	printf '(qemu) x/32gx 0xffff888000009000\r\nffff888000009000: 0xffffffff81000210 0x0\r\n'
-	printf '(qemu) info cpus\r\n* CPU #0: thread_id=1\r\n  CPU #1: thread_id=2\r\n(qemu) '
-} > "$T_TMP/snaps.raw"
-rm -f "$SOCK"
-serve replay "$SOCK" "$T_TMP/snaps.raw" "$T_TMP/cmds" || echo "# the fake monitor did not start"
-monitor "four snapshots: exit 0" 0 "$SOCK" --arch x86_64 --system-map "$MAP"
+M=ffffffffc0001010,ffff888000009000
+snaps_raw snaps.raw ffffffff81000410,$M ffffffff81000210,$M ffffffff81000410,$M \
+	ffffffff81000410,$M
+replay snaps.raw "four snapshots: exit 0"
 t_eq "four snapshots, then each CPU's stack, then the CPUs" \
-	"info registers -a|info registers -a|info registers -a|info registers -a|x/32gx 0xffff888000001000|x/32gx 0xffff888000009000|info cpus" \
-	"$(paste -sd '|' "$T_TMP/cmds")"
+	"$(asked 4)" "$(paste -sd '|' "$T_TMP/cmds")"
 t_eq "the CPU in the module every time, not the one caught once in panic" \
 	"cpu${TAB}1${TAB}2|title${TAB}hang in module code called from panic" \
 	"$(grep -E '^(cpu|title)' "$T_OUT" | paste -sd '|')"
@@ -466,31 +498,15 @@ t_eq "a CPU busy in a module: not every CPU idles, no idle record" 0 "$(grep -c 
 stop_servers
 
 # The busy CPU's last snapshot lands in an interrupt (helper, kernel
-# text) while it mostly spins in the module: asked once more, and the
-# stack read and the report are of the module's loop. (Seen in the fault
-# suite: "hang in native_apic_mem_write" for a module's busy loop.)
-{
-	printf 'QEMU 7.2.22 monitor\r\n'
-	for rip1 in ffffffffc0001010 ffffffffc0001010 ffffffffc0001010 ffffffff81000310 ffffffffc0001010; do
-		printf '(qemu) info registers -a\r\n\r\nCPU#0\r\nRSP=ffff888000001000\r\n'
-		printf 'RIP=ffffffff81000410\r\n\r\nCPU#1\r\n'
-		if [[ "$rip1" == ffffffff81000310 ]]; then
-			printf 'RSP=ffff888000007000\r\n'
-		else
-			printf 'RSP=ffff888000009000\r\n'
-		fi
-		printf 'RIP=%s\r\n' "$rip1"
-	done
-	printf '(qemu) x/32gx 0xffff888000001000\r\nffff888000001000: 0xffffffff81000310 0x0\r\n'
-	printf '(qemu) x/32gx 0xffff888000009000\r\nffff888000009000: 0xffffffff81000210 0x0\r\n'
-	printf '(qemu) info cpus\r\n* CPU #0: thread_id=1\r\n  CPU #1: thread_id=2\r\n(qemu) '
-} > "$T_TMP/irq.raw"
-rm -f "$SOCK"
-serve replay "$SOCK" "$T_TMP/irq.raw" "$T_TMP/cmds" || echo "# the fake monitor did not start"
-monitor "caught in an interrupt: exit 0" 0 "$SOCK" --arch x86_64 --system-map "$MAP"
+# text, on another stack) while it mostly spins in the module: asked
+# once more, and the stack read and the report are of the module's
+# loop. (Seen in the fault suite: "hang in native_apic_mem_write" for a
+# module's busy loop.)
+I=ffffffff81000410
+snaps_raw irq.raw $I,$M $I,$M $I,$M $I,ffffffff81000310,ffff888000007000 $I,$M
+replay irq.raw "caught in an interrupt: exit 0"
 t_eq "caught in an interrupt last: a fifth snapshot, then the stacks at the SPs it gave" \
-	"info registers -a|info registers -a|info registers -a|info registers -a|info registers -a|x/32gx 0xffff888000001000|x/32gx 0xffff888000009000|info cpus" \
-	"$(paste -sd '|' "$T_TMP/cmds")"
+	"$(asked 5)" "$(paste -sd '|' "$T_TMP/cmds")"
 t_eq "... and the report is of the module's loop, not of the interrupt" \
 	"cpu${TAB}1${TAB}2|pc${TAB}ffffffffc0001010${TAB}-|title${TAB}hang in module code called from panic" \
 	"$(grep -E '^(cpu|pc|title)' "$T_OUT" | paste -sd '|')"
