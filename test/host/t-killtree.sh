@@ -54,8 +54,9 @@ reap()
 	wait "$job" 2> /dev/null
 }
 
-# A PID namespace's first process, under a parent that dies of SIGTERM:
-# without SIGKILL it outlives the tree.
+# A PID namespace's first process, under a parent (unshare) that waits
+# for it with SIGTERM blocked: without SIGKILL for the first, both
+# outlive the tree.
 if unshare --pid --fork true 2> /dev/null; then
 	(exec unshare --pid --fork sleep "$LONG") < /dev/null 2> /dev/null &
 	job=$!
