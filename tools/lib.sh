@@ -194,6 +194,19 @@ defer_pop_all()
 	DEFER_CMDS=()
 }
 
+# proc_state(): variable $1 = the state of process $2 (R, S, D, T, Z,
+# ...: /proc/PID/stat's field after the command's name, which may hold
+# blanks and parentheses); fails when there is no such process.
+proc_state()
+{
+	local -n __pst_ref=$1; shift
+	local __pst_line
+
+	read -r __pst_line 2> /dev/null < "/proc/$1/stat" || return 1
+	__pst_line=${__pst_line##*) }
+	__pst_ref=${__pst_line%% *}
+}
+
 # proc_stopped(): true once process $1 is stopped (or gone): a SIGSTOP
 # is only queued when kill returns, and a process in the middle of
 # fork() or clone() (bubblewrap making its namespaces takes
@@ -201,12 +214,11 @@ defer_pop_all()
 proc_stopped()
 {
 	local pid=$1; shift
-	local stat i
+	local st i
 
 	for ((i = 0; i < 200; i++)); do
-		read -r stat 2> /dev/null < "/proc/$pid/stat" || return 0
-		stat=${stat##*) }
-		[[ "$stat" == [TtZX]* ]] && return 0
+		proc_state st "$pid" || return 0
+		[[ "$st" == [TtZX] ]] && return 0
 		sleep 0.01
 	done
 	return 1

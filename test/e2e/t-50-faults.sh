@@ -105,9 +105,9 @@ f_now_ms()
 f_alive()
 {
 	local pid=$1; shift
-	local _pid _comm state
+	local state
 
-	read -r _pid _comm state _ 2>/dev/null < "/proc/$pid/stat" || return 1
+	proc_state state "$pid" || return 1
 	[[ "$state" != Z ]]
 }
 
